@@ -1,0 +1,17 @@
+import { QUOTA_PER_USD } from './constants';
+
+/** Quota units → dollars, for display only (SPEC §9). */
+export function quotaToUsd(quota: number): number {
+  return quota / QUOTA_PER_USD;
+}
+
+/** Dollars → integer quota units, converted once at the edge (rounded to the nearest unit). */
+export function usdToQuota(usd: number): number {
+  return Math.round(usd * QUOTA_PER_USD);
+}
+
+/** "$1.234567" style preview of a quota amount: 6 decimals, trailing zeros dropped. */
+export function formatUsd(quota: number): string {
+  const usd = quotaToUsd(quota);
+  return `$${Number(usd.toFixed(6)).toString()}`;
+}

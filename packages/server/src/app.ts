@@ -1,0 +1,54 @@
+// Builds the Fastify app (never listens): infrastructure, console API, static console. Tests and main use it.
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config';
+import type { Ctx } from './context';
+import { ensureFirstAdmin } from './auth/accounts';
+import { purgeExpiredSessions } from './auth/sessions';
+import { consoleApi } from './console/index';
+import { createDb, migrateToLatest } from './db/index';
+import { createMailer } from './mail/mailer';
+import { XSRF_COOKIE } from './http/session';
+import { createSecrets, loadMasterKey } from './security/secrets';
+import { randomToken } from './security/tokens';
+import { webConsole } from './static';
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(config: Config, opts: BuildOptions = {}) {
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    bodyLimit: 10 * 1024 * 1024,
+    trustProxy: true,
+    // Keys, passwords and tokens never reach the log through headers.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+  });
+
+  const { db, dialect } = createDb(config);
+  const secrets = createSecrets(loadMasterKey(config));
+  const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log), log: app.log };
+  app.decorate('ctx', ctx);
+  app.addHook('onClose', async () => {
+    ctx.mailer.close();
+    await db.destroy();
+  });
+
+  await migrateToLatest(db);
+  await ensureFirstAdmin(ctx);
+  await purgeExpiredSessions(ctx);
+
+  await app.register(fastifyCookie);
+  // The console's axios sends this cookie back as X-XSRF-TOKEN (SPEC §7); checked on signed-in POSTs.
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.cookies[XSRF_COOKIE] && !request.url.startsWith('/v1/')) {
+      reply.setCookie(XSRF_COOKIE, randomToken(24), { path: '/', sameSite: 'strict', httpOnly: false });
+    }
+  });
+
+  app.all('/health', async () => ({ status: 'ok' }));
+  await app.register(consoleApi, { prefix: '/api' });
+  await app.register(webConsole, { dist: config.webDist });
+  return app;
+}

@@ -1,0 +1,53 @@
+// Server-side sessions: an opaque bearer token (first letter = role, as the original console expects),
+// stored only as a hash, with a fixed lifetime from the system config. Logout deletes the row.
+import { TOKEN_ROLE_PREFIX, type Role } from '@fastgate/core/constants';
+import type { Ctx } from '../context';
+import type { UserRow } from '../db/schema';
+import { getSysSection, loginSection } from '../settings/sys-config';
+import { randomToken, sha256 } from '../security/tokens';
+
+export async function createSession(ctx: Ctx, user: UserRow, ip: string): Promise<{ token: string; expires_in: number }> {
+  const { session_expire } = await getSysSection(ctx.db, loginSection(user.role));
+  const token = `${TOKEN_ROLE_PREFIX[user.role]}${randomToken(32)}`;
+  const now = Date.now();
+  await ctx.db
+    .insertInto('sessions')
+    .values({ token_hash: sha256(token), user_id: user.user_id, role: user.role, ip, expires_at: now + session_expire * 1000, created_at: now })
+    .execute();
+  return { token, expires_in: session_expire };
+}
+
+export interface Session {
+  user: UserRow;
+  role: Role;
+  tokenHash: string;
+}
+
+export async function resolveSession(ctx: Ctx, token: string): Promise<Session | null> {
+  if (!token || token.length > 200) return null;
+  const tokenHash = sha256(token);
+  const row = await ctx.db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.user_id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.expires_at as session_expires_at', 'sessions.role as session_role'])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row || row.session_expires_at <= Date.now() || row.status !== 1 || row.role !== row.session_role) return null;
+  const { session_expires_at: _e, session_role: _r, ...user } = row;
+  return { user, role: user.role, tokenHash };
+}
+
+export async function revokeSession(ctx: Ctx, token: string): Promise<void> {
+  await ctx.db.deleteFrom('sessions').where('token_hash', '=', sha256(token)).execute();
+}
+
+export async function revokeUserSessions(ctx: Ctx, userId: number, exceptHash?: string): Promise<void> {
+  let q = ctx.db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (exceptHash) q = q.where('token_hash', '!=', exceptHash);
+  await q.execute();
+}
+
+export async function purgeExpiredSessions(ctx: Ctx): Promise<void> {
+  await ctx.db.deleteFrom('sessions').where('expires_at', '<=', Date.now()).execute();
+}

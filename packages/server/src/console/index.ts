@@ -1,0 +1,24 @@
+// The console API scope: everything under /api, envelope errors, sessions and role guards.
+import type { FastifyInstance } from 'fastify';
+import { envelopeErrorHandler, envelopeNotFound } from '../http/envelope';
+import { registerSessionAuth } from '../http/session';
+import { authRoutes } from './auth';
+import { menuRoutes } from './menu';
+import { openRoutes } from './open';
+import { userCenterRoutes } from './user-center';
+
+export async function consoleApi(app: FastifyInstance) {
+  app.setErrorHandler(envelopeErrorHandler);
+  app.setNotFoundHandler(envelopeNotFound);
+  registerSessionAuth(app);
+  await app.register(
+    async (v1) => {
+      await v1.register(authRoutes);
+      await v1.register(openRoutes);
+      await v1.register(userCenterRoutes);
+    },
+    { prefix: '/v1' },
+  );
+  // The Arco template's server-menu call lives outside /v1 (SPEC §7).
+  await app.register(menuRoutes);
+}

@@ -1,0 +1,23 @@
+// POST /api/user/menu: the menu the signed-in role may open, from the core route table, when the
+// console's menuFromServer setting is on (SPEC §2 guard rule 4).
+import { canOpen } from '@fastgate/core/access';
+import type { ServerMenuItem } from '@fastgate/core/api';
+import type { Role } from '@fastgate/core/constants';
+import { appRoutes, type RouteDef } from '@fastgate/core/routes';
+import type { FastifyInstance } from 'fastify';
+import { post } from '../http/route';
+import { sessionOf } from '../http/session';
+
+export function menuFor(role: Role, routes: readonly RouteDef[] = appRoutes): ServerMenuItem[] {
+  return routes
+    .filter((r) => canOpen(role, r))
+    .map((r) => {
+      const children = r.children ? menuFor(role, r.children) : undefined;
+      return children ? { name: r.name, path: r.path, children } : { name: r.name, path: r.path };
+    })
+    .filter((r) => !r.children || r.children.length > 0);
+}
+
+export async function menuRoutes(app: FastifyInstance) {
+  post(app, '/user/menu', {}, (_input, request) => ({ items: menuFor(sessionOf(request).role) }));
+}

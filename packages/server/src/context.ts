@@ -1,0 +1,22 @@
+// What services need from the running app, passed explicitly (the Fastify instance decorates `ctx`).
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Dialect } from './db/index';
+import type { DB } from './db/schema';
+import type { Mailer } from './mail/mailer';
+import type { Secrets } from './security/secrets';
+
+export interface Ctx {
+  config: Config;
+  db: DB;
+  dialect: Dialect;
+  secrets: Secrets;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: Ctx;
+  }
+}

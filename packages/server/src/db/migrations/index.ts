@@ -1,0 +1,11 @@
+// Static migration list (keeps working after bundling); names sort by ISO date.
+import type { Migration, MigrationProvider } from 'kysely';
+import * as init from './2026-11-22-init';
+
+const migrations: Record<string, Migration> = {
+  '2026-11-22-init': init,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,21 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** URL-safe random text of `bytes` random bytes. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export function randomDigits(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += String(randomInt(0, 10));
+  return out;
+}
+
+/** A readable random password: letters, digits and a symbol. */
+export function randomPassword(): string {
+  return `${randomToken(12)}#${randomInt(10, 99)}`;
+}

@@ -1,0 +1,155 @@
+// Test harness: the real app on a real port, over real HTTP, on SQLite or a fresh PostgreSQL database.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { buildApp } from '../src/app';
+import { readConfig, type Config } from '../src/config';
+
+export const dialects = ['sqlite', 'postgres'] as const;
+export type TestDialect = (typeof dialects)[number];
+
+const PG_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+
+async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `fg_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  app: Awaited<ReturnType<typeof buildApp>>;
+  logs: string[];
+  adminPassword: string;
+  close(): Promise<void>;
+}
+
+export const ADMIN_PASSWORD = 'Admin#12345';
+
+export async function startServer(dialect: TestDialect, env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-test-'));
+  const db = dialect === 'postgres' ? await freshPostgres() : undefined;
+  const config: Config = readConfig({ DATA_DIR: dataDir, ADMIN_ACCOUNT: 'admin', ADMIN_PASSWORD, WEB_DIST: path.join(dataDir, 'no-web'), LOG_LEVEL: 'info', ...(db ? { DATABASE_URL: db.url } : {}), ...env });
+  const logs: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(String(chunk));
+      cb();
+    },
+  });
+  const app = await buildApp(config, { logger: { level: 'info', stream } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    logs,
+    adminPassword: ADMIN_PASSWORD,
+    async close() {
+      await app.close();
+      await db?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply<T = any> {
+  status: number;
+  body: { code: number; message: string; data: T };
+}
+
+/** An HTTP client like the console: keeps the XSRF cookie and echoes it in the header. */
+export class Client {
+  token = '';
+  private xsrf = '';
+  constructor(readonly base: string, public lang = 'zh-CN') {}
+
+  async raw(method: string, url: string, body?: string, headers: Record<string, string> = {}): Promise<Response> {
+    const res = await fetch(this.base + url, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(this.xsrf ? { cookie: `XSRF-TOKEN=${this.xsrf}`, 'x-xsrf-token': this.xsrf } : {}),
+        'accept-language': this.lang,
+        ...headers,
+      },
+      body,
+    });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN='));
+    if (cookie) this.xsrf = cookie.split(';')[0]!.split('=')[1]!;
+    return res;
+  }
+
+  async post<T = any>(url: string, body: unknown = {}): Promise<Reply<T>> {
+    if (!this.xsrf) await this.raw('GET', '/health');
+    const res = await this.raw('POST', url, JSON.stringify(body));
+    return { status: res.status, body: (await res.json()) as Reply<T>['body'] };
+  }
+
+  async get<T = any>(url: string, query: Record<string, string | number> = {}): Promise<Reply<T>> {
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+    const res = await this.raw('GET', qs ? `${url}?${qs}` : url);
+    return { status: res.status, body: (await res.json()) as Reply<T>['body'] };
+  }
+
+  async login(channel: 'admin' | 'reseller' | 'user', account: string, password: string): Promise<string> {
+    const r = await this.post('/api/v1/auth/login', { account, password, channel, method: 'account' });
+    if (r.body.code !== 0) throw new Error(`login failed: ${r.body.message}`);
+    this.token = r.body.data.token;
+    return this.token;
+  }
+}
+
+/** A real SMTP server that keeps what it receives. */
+export async function startSmtp(): Promise<{ port: number; mails: { to: string; text: string }[]; codeFor(to: string): Promise<string>; close(): Promise<void> }> {
+  const mails: { to: string; text: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, cb) {
+      let raw = '';
+      stream.on('data', (c: Buffer) => (raw += c.toString('utf8')));
+      stream.on('end', () => {
+        const [head = '', body = ''] = raw.split('\r\n\r\n');
+        const text = /content-transfer-encoding: base64/i.test(head) ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : body;
+        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address.toLowerCase(), text });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    port,
+    mails,
+    async codeFor(to) {
+      for (let i = 0; i < 50; i++) {
+        const mail = [...mails].reverse().find((m) => m.to === to.toLowerCase());
+        const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+        if (code) return code;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`no code mailed to ${to}`);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Ctx } from './context';
 import { ensureFirstAdmin } from './auth/accounts';
 import { purgeExpiredSessions } from './auth/sessions';
+import { createMemoryBus } from './bus/index';
 import { consoleApi } from './console/index';
 import { createDb, migrateToLatest } from './db/index';
 import { createMailer } from './mail/mailer';
@@ -28,10 +29,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
 
   const { db, dialect } = createDb(config);
   const secrets = createSecrets(loadMasterKey(config));
-  const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log), log: app.log };
+  const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log), bus: createMemoryBus(), log: app.log };
   app.decorate('ctx', ctx);
   app.addHook('onClose', async () => {
     ctx.mailer.close();
+    await ctx.bus.close();
     await db.destroy();
   });
 

@@ -1,5 +1,6 @@
 // What services need from the running app, passed explicitly (the Fastify instance decorates `ctx`).
 import type { FastifyBaseLogger } from 'fastify';
+import type { Bus } from './bus/index';
 import type { Config } from './config';
 import type { Dialect } from './db/index';
 import type { DB } from './db/schema';
@@ -12,6 +13,7 @@ export interface Ctx {
   dialect: Dialect;
   secrets: Secrets;
   mailer: Mailer;
+  bus: Bus;
   log: FastifyBaseLogger;
 }
 

@@ -142,7 +142,7 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
       body: JSON.stringify({ name: 'Root' }),
     });
     expect(noXsrf.status).toBe(403);
-    expect((await noXsrf.json()).code).toBe(403);
+    expect(((await noXsrf.json()) as { code: number }).code).toBe(403);
     expect((await admin.post('/api/v1/user/update/info', { name: 'Root' })).body.code).toBe(0);
     expect((await admin.post('/api/v1/auth/logout')).body.code).toBe(0);
     const after = await admin.get('/api/v1/user/info');

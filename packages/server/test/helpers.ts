@@ -153,3 +153,19 @@ export async function startSmtp(): Promise<{ port: number; mails: { to: string; 
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A signed-in client for a new account of `role` (accounts are fixtures here; their own API tests live elsewhere). */
+export async function signedIn(server: TestServer, role: 'admin' | 'reseller' | 'user', account: string, opts: { rid?: number } = {}): Promise<Client & { userId: number }> {
+  const { createAccount } = await import('../src/auth/accounts');
+  const password = 'Passw0rd!';
+  const user = await createAccount(server.app.ctx, { role, account, password, email: account.includes('@') ? account : '', rid: opts.rid });
+  const client = Object.assign(new Client(server.url), { userId: user.user_id });
+  await client.login(role, account, password);
+  return client;
+}
+
+export async function admin(server: TestServer): Promise<Client> {
+  const c = new Client(server.url);
+  await c.login('admin', 'admin', server.adminPassword);
+  return c;
+}

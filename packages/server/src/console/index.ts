@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { envelopeErrorHandler, envelopeNotFound } from '../http/envelope';
 import { registerSessionAuth } from '../http/session';
 import { authRoutes } from './auth';
+import { corpRoutes } from './corp';
 import { menuRoutes } from './menu';
 import { openRoutes } from './open';
 import { userCenterRoutes } from './user-center';
@@ -16,6 +17,7 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(authRoutes);
       await v1.register(openRoutes);
       await v1.register(userCenterRoutes);
+      await v1.register(corpRoutes);
     },
     { prefix: '/v1' },
   );

@@ -5,7 +5,6 @@ import {
   type Certification, type SessionUser,
 } from '@fastgate/core/schemas/user-center';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { emailTaken } from '../auth/accounts';
 import { verifyCode } from '../auth/codes';
 import { revokeUserSessions } from '../auth/sessions';
@@ -13,7 +12,8 @@ import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
 import { businessError, notFound } from '../http/errors';
 import { newId } from '../http/ids';
-import { pageSchema, paged } from '../http/paging';
+import { paged } from '../http/paging';
+import { idSchema, pageSchema } from '@fastgate/core/schemas/common';
 import { get, post } from '../http/route';
 import { sessionOf } from '../http/session';
 import { formatTime } from '../http/time';
@@ -56,8 +56,6 @@ function certification(ctx: Ctx, row: { id: string; real_name: string; id_type: 
     updated_at: formatTime(row.updated_at, ctx.config.timeZone),
   };
 }
-
-const idSchema = z.object({ id: z.string().trim().min(1).max(32) });
 
 export async function userCenterRoutes(app: FastifyInstance) {
   const ctx = app.ctx;

@@ -112,6 +112,19 @@ export interface CertificationsTable {
   updated_at: number;
 }
 
+export interface CorpsTable {
+  id: string;
+  name: string;
+  code: string;
+  sort: number;
+  /** 0 | 1: booleans are integers so SQLite and PostgreSQL agree. */
+  is_public: number;
+  remark: string;
+  status: number;
+  created_at: ColumnType<number, number, never>;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -119,6 +132,7 @@ export interface Database {
   sys_configs: SysConfigsTable;
   site_configs: SiteConfigsTable;
   certifications: CertificationsTable;
+  corps: CorpsTable;
 }
 
 export type DB = Kysely<Database>;
@@ -126,3 +140,4 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SiteConfigRow = Selectable<SiteConfigsTable>;
+export type CorpRow = Selectable<CorpsTable>;

@@ -1,13 +1,8 @@
 // Paging (reference §2.3): request {current, pageSize}, response {items, paging}; out-of-range → first page.
+import type { PageInput } from '@fastgate/core/schemas/common';
 import type { SelectQueryBuilder } from 'kysely';
-import { z } from 'zod';
 
-export const MAX_PAGE_SIZE = 1000;
-export const pageSchema = z.object({
-  current: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
-});
-export type PageInput = z.infer<typeof pageSchema>;
+export { pageSchema } from '@fastgate/core/schemas/common';
 
 /**
  * Counts `base`, then selects one page of it. `select` adds columns and the fixed order (the client

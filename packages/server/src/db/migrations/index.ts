@@ -1,9 +1,11 @@
 // Static migration list (keeps working after bundling); names sort by ISO date.
 import type { Migration, MigrationProvider } from 'kysely';
 import * as init from './2026-11-22-init';
+import * as corps from './2026-11-22-02-corps';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-init': init,
+  '2026-11-22-02-corps': corps,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,29 @@
+// Change notifications: every console write publishes what changed, so caches (the gateway's config
+// snapshot) can follow. In-process here; a Redis pub/sub bus implements the same interface.
+import { EventEmitter } from 'node:events';
+
+export interface ChangeEvent {
+  /** Table name of the changed entity, e.g. "corps". */
+  entity: string;
+  ids: string[];
+  op: 'create' | 'update' | 'delete';
+}
+
+export interface Bus {
+  publish(event: ChangeEvent): void;
+  subscribe(listener: (event: ChangeEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+export function createMemoryBus(): Bus {
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(100);
+  return {
+    publish: (event) => void emitter.emit('change', event),
+    subscribe(listener) {
+      emitter.on('change', listener);
+      return () => emitter.off('change', listener);
+    },
+    close: async () => void emitter.removeAllListeners(),
+  };
+}

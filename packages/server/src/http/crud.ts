@@ -1,0 +1,170 @@
+// The CRUD helper: one declaration gives a resource the uniform verbs of reference §1.2 — create,
+// update, delete, detail, page, list, change/status, batch/operate — with role checks, the caller's
+// data scope on every verb, validation from core schemas, and a change event on every write.
+import type { RoleOrAny } from '@fastgate/core/constants';
+import { batchSchema, changeStatusSchema, idField, idSchema, type BatchInput } from '@fastgate/core/schemas/common';
+import type { Locale } from '@fastgate/core/constants';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { z } from 'zod';
+import type { Session } from '../auth/sessions';
+import type { ChangeEvent } from '../bus/index';
+import type { Ctx } from '../context';
+import type { Database } from '../db/schema';
+import { AppError, notFound } from './errors';
+import { newId } from './ids';
+import { requestLocale } from './locale';
+import { paged } from './paging';
+import { get, post } from './route';
+import { sessionOf } from './session';
+import { ErrorCode } from '@fastgate/core/constants';
+
+export type Verb = 'create' | 'update' | 'delete' | 'detail' | 'page' | 'list' | 'status' | 'batch';
+
+/** Who is calling, for scopes and row builders. */
+export interface Caller {
+  ctx: Ctx;
+  session: Session;
+  locale: Locale;
+}
+
+// Table names are dynamic here; each spec is typed by its own row and wire types.
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+type Values = Record<string, unknown>;
+
+export interface CrudSpec<Row, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType> {
+  prefix: string;
+  table: keyof Database & string;
+  /** Roles per verb; a verb without an entry is admin-only. */
+  roles: Partial<Record<Verb, readonly RoleOrAny[]>>;
+  /** Restricts every verb to the rows the caller may see (user → own, reseller → its users'). */
+  scope?: (q: AnyQuery, caller: Caller) => AnyQuery;
+  create?: { schema: C; toRow: (input: z.infer<C>, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<C>, caller: Caller) => Promise<unknown> };
+  update?: { schema: U; toRow: (input: z.infer<U>, existing: Row, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<U>, caller: Caller) => Promise<void> };
+  page: { schema: F; filter: (q: AnyQuery, input: z.infer<F>, caller: Caller) => AnyQuery; order: readonly (readonly [string, 'asc' | 'desc'])[] };
+  toWire: (row: Row, caller: Caller, view: 'page' | 'detail') => Wire | Promise<Wire>;
+  /** Dropdown data: `GET <prefix>/list`. */
+  list?: (q: AnyQuery, caller: Caller) => Promise<unknown[]>;
+  /** Extra batch actions beside `status` and `delete`. */
+  batch?: Record<string, (input: BatchInput & Values, caller: Caller) => Promise<unknown>>;
+  /** Runs before rows are deleted (clean up links). */
+  beforeDelete?: (rows: Row[], caller: Caller) => Promise<void>;
+}
+
+const deleteSchema = z.object({ id: idField.optional(), ids: z.array(idField).max(1000).optional() }).refine((v) => v.id || v.ids?.length, { message: 'id', path: ['id'] });
+
+export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType>(
+  app: FastifyInstance,
+  spec: CrudSpec<Row, Wire, C, U, F>,
+): void {
+  const ctx = app.ctx;
+  const db = ctx.db as unknown as Kysely<any>;
+  const roles = (verb: Verb) => spec.roles[verb] ?? (['admin'] as const);
+  const caller = (request: FastifyRequest): Caller => ({ ctx, session: sessionOf(request), locale: requestLocale(request) });
+  const scoped = (c: Caller) => {
+    const q = db.selectFrom(spec.table);
+    return spec.scope ? spec.scope(q, c) : q;
+  };
+  const publish = (op: ChangeEvent['op'], ids: string[]) => ids.length && ctx.bus.publish({ entity: spec.table, op, ids });
+
+  /** Rows by id within the caller's scope; all must exist, or the call fails naming none of them. */
+  async function visible(c: Caller, ids: string[]): Promise<Row[]> {
+    const unique = [...new Set(ids)];
+    const rows = (await scoped(c).selectAll().where('id', 'in', unique).execute()) as Row[];
+    if (rows.length !== unique.length) throw notFound();
+    return rows;
+  }
+
+  async function remove(c: Caller, ids: string[]) {
+    const rows = await visible(c, ids);
+    await spec.beforeDelete?.(rows, c);
+    await db.deleteFrom(spec.table).where('id', 'in', rows.map((r) => r.id)).execute();
+    publish('delete', rows.map((r) => r.id));
+  }
+
+  async function setStatus(c: Caller, ids: string[], status: number) {
+    const rows = await visible(c, ids);
+    await db.updateTable(spec.table).set({ status, updated_at: Date.now() }).where('id', 'in', rows.map((r) => r.id)).execute();
+    publish('update', rows.map((r) => r.id));
+  }
+
+  if (spec.create) {
+    const create = spec.create;
+    post(app, `${spec.prefix}/create`, { schema: create.schema, roles: roles('create') }, async (input, request) => {
+      const c = caller(request);
+      const now = Date.now();
+      const id = newId();
+      const row = (await db.insertInto(spec.table).values({ id, ...(await create.toRow(input, c)), created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()) as Row;
+      publish('create', [id]);
+      const extra = await create.after?.(row, input, c);
+      return { id, ...(extra && typeof extra === 'object' ? extra : {}) };
+    });
+  }
+
+  if (spec.update) {
+    const update = spec.update;
+    post(app, `${spec.prefix}/update`, { schema: update.schema, roles: roles('update') }, async (input, request) => {
+      const c = caller(request);
+      const [existing] = await visible(c, [(input as { id: string }).id]);
+      const values = await update.toRow(input, existing!, c);
+      const row = (await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', '=', existing!.id).returningAll().executeTakeFirstOrThrow()) as Row;
+      publish('update', [existing!.id]);
+      await update.after?.(row, input, c);
+    });
+  }
+
+  post(app, `${spec.prefix}/delete`, { schema: deleteSchema, roles: roles('delete') }, (input, request) =>
+    remove(caller(request), input.ids?.length ? input.ids : [input.id!]),
+  );
+
+  get(app, `${spec.prefix}/detail`, { schema: idSchema, roles: roles('detail') }, async (input, request) => {
+    const c = caller(request);
+    const [row] = await visible(c, [input.id]);
+    return spec.toWire(row!, c, 'detail');
+  });
+
+  post(app, `${spec.prefix}/page`, { schema: spec.page.schema, roles: roles('page') }, async (input, request) => {
+    const c = caller(request);
+    const base = spec.page.filter(scoped(c), input, c);
+    const page = await paged(input as { current: number; pageSize: number }, base, (q) => spec.page.order.reduce((acc, [col, dir]) => acc.orderBy(col, dir), q.selectAll()), (row) => row as Row);
+    return { ...page, items: await Promise.all(page.items.map((row) => spec.toWire(row, c, 'page'))) };
+  });
+
+  if (spec.list) {
+    const list = spec.list;
+    get(app, `${spec.prefix}/list`, { roles: roles('list') }, async (_input, request) => {
+      const c = caller(request);
+      return { items: await list(scoped(c), c) };
+    });
+  }
+
+  post(app, `${spec.prefix}/change/status`, { schema: changeStatusSchema, roles: roles('status') }, (input, request) =>
+    setStatus(caller(request), [input.id], input.status),
+  );
+
+  post(app, `${spec.prefix}/batch/operate`, { schema: batchSchema.loose(), roles: roles('batch') }, async (input, request) => {
+    const c = caller(request);
+    const extra = spec.batch?.[input.action];
+    if (extra) return extra(input as BatchInput & Values, c);
+    if (input.action === 'delete' || input.action === 'status') {
+      if (!input.ids.length) throw new AppError(ErrorCode.Validation, 'common.invalid_field', { field: 'ids', detail: 'empty' });
+      if (input.action === 'delete') return remove(c, input.ids);
+      const status = changeStatusSchema.shape.status.safeParse(input.value);
+      if (!status.success) throw new AppError(ErrorCode.Validation, 'common.invalid_field', { field: 'value', detail: '1 | 2' });
+      return setStatus(c, input.ids, status.data);
+    }
+    throw new AppError(ErrorCode.Validation, 'common.invalid_field', { field: 'action', detail: input.action });
+  });
+}
+
+/** Substring filter that is the same on SQLite and PostgreSQL (LIKE is case-insensitive only on SQLite). */
+export function contains(q: AnyQuery, column: string, value: string | undefined): AnyQuery {
+  if (!value) return q;
+  const escaped = value.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
+  return q.where(sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '\\'`);
+}
+
+/** JSON id arrays stored as text: rows whose array holds `id`. */
+export function arrayHas(q: AnyQuery, column: string, id: string | undefined): AnyQuery {
+  return id ? q.where(column, 'like', `%"${id.replace(/["\\%_]/g, '')}"%`) : q;
+}

@@ -23,6 +23,9 @@ export interface UsersTable {
   login_domain: string;
   failed_logins: number;
   locked_until: number | null;
+  /** JSON id arrays: models and groups granted to the account. */
+  models: Generated<string>;
+  groups: Generated<string>;
   created_at: ColumnType<number, number, never>;
   updated_at: number;
 }
@@ -125,6 +128,138 @@ export interface CorpsTable {
   updated_at: number;
 }
 
+/** Columns every catalogue record has. Booleans are 0 | 1; JSON columns are text. */
+interface RecordColumns {
+  id: string;
+  status: number;
+  created_at: ColumnType<number, number, never>;
+  updated_at: number;
+}
+
+export interface ModelsTable extends RecordColumns {
+  corp: string;
+  name: string;
+  model: string;
+  type: number;
+  base_url: string;
+  path: string;
+  remark: string;
+  request_data_format: number;
+  response_data_format: number;
+  is_public: number;
+  is_enable_model_agent: number;
+  lb_strategy: number;
+  is_enable_preset_config: number;
+  is_enable_forward: number;
+  is_enable_fallback: number;
+  /** JSON object of every quota structure (text_quota, image_quota, …). */
+  quotas: string;
+  preset_config: string;
+  forward_config: string;
+  fallback_config: string;
+  /** JSON id arrays. */
+  groups: string;
+  model_agents: string;
+}
+
+export interface ModelAgentsTable extends RecordColumns {
+  corp: string;
+  name: string;
+  base_url: string;
+  path: string;
+  weight: number;
+  remark: string;
+  is_enable_model_replace: number;
+  is_never_disable: number;
+  lb_strategy: number;
+  is_auto_disabled: number;
+  auto_disabled_reason: string;
+  models: string;
+  replace_models: string;
+  target_models: string;
+  fallback_models: string;
+}
+
+export interface ProviderKeysTable extends RecordColumns {
+  corp: string;
+  key_cipher: string;
+  key_hash: string;
+  key_mask: string;
+  weight: number;
+  remark: string;
+  is_agents_only: number;
+  is_never_disable: number;
+  is_limit_quota: number;
+  is_auto_disabled: number;
+  auto_disabled_reason: string;
+  quota: number;
+  used_quota: number;
+  models: string;
+  model_agents: string;
+}
+
+export interface GroupsTable extends RecordColumns {
+  /** Owner: 0 or an admin's user_id for admin groups, the reseller's user_id for a reseller's own. */
+  user_id: number;
+  name: string;
+  remark: string;
+  /** Basis points: 10000 = pay 100 %. */
+  discount_bp: number;
+  is_default: number;
+  is_public: number;
+  weight: number;
+  expires_at: number | null;
+  is_limit_quota: number;
+  quota: number;
+  used_quota: number;
+  /** JSON {rps, rpm, rpd, tps, tpm, tpd}. */
+  rate_limits: string;
+  is_enable_model_agent: number;
+  lb_strategy: number;
+  is_enable_forward: number;
+  forward_config: string;
+  models: string;
+  vip_levels: string;
+  model_agents: string;
+}
+
+export interface AppsTable extends RecordColumns {
+  app_id: Generated<number>;
+  user_id: number;
+  name: string;
+  remark: string;
+  models: string;
+  is_bind_group: number;
+  group_id: string;
+  is_limit_quota: number;
+  quota: number;
+  used_quota: number;
+  quota_expires_at: number | null;
+  ip_whitelist: string;
+  ip_blacklist: string;
+}
+
+export interface AppKeysTable extends RecordColumns {
+  user_id: number;
+  app_id: number;
+  key_cipher: string;
+  key_hash: string;
+  key_mask: string;
+  remark: string;
+  models: string;
+  is_bind_group: number;
+  group_id: string;
+  is_limit_quota: number;
+  quota: number;
+  used_quota: number;
+  quota_expires_rule: number;
+  quota_expires_at: number | null;
+  quota_expires_minutes: number;
+  first_used_at: number | null;
+  ip_whitelist: string;
+  ip_blacklist: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -133,6 +268,12 @@ export interface Database {
   site_configs: SiteConfigsTable;
   certifications: CertificationsTable;
   corps: CorpsTable;
+  models: ModelsTable;
+  model_agents: ModelAgentsTable;
+  provider_keys: ProviderKeysTable;
+  groups: GroupsTable;
+  apps: AppsTable;
+  app_keys: AppKeysTable;
 }
 
 export type DB = Kysely<Database>;
@@ -141,3 +282,9 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SiteConfigRow = Selectable<SiteConfigsTable>;
 export type CorpRow = Selectable<CorpsTable>;
+export type ModelRow = Selectable<ModelsTable>;
+export type ModelAgentRow = Selectable<ModelAgentsTable>;
+export type ProviderKeyRow = Selectable<ProviderKeysTable>;
+export type GroupRow = Selectable<GroupsTable>;
+export type AppRow = Selectable<AppsTable>;
+export type AppKeyRow = Selectable<AppKeysTable>;

@@ -1,11 +1,13 @@
 // Static migration list (keeps working after bundling); names sort by ISO date.
 import type { Migration, MigrationProvider } from 'kysely';
-import * as init from './2026-11-22-init';
+import * as init from './2026-11-22-01-init';
 import * as corps from './2026-11-22-02-corps';
+import * as catalogue from './2026-11-22-03-catalogue';
 
 const migrations: Record<string, Migration> = {
-  '2026-11-22-init': init,
+  '2026-11-22-01-init': init,
   '2026-11-22-02-corps': corps,
+  '2026-11-22-03-catalogue': catalogue,
 };
 
 export const migrationProvider: MigrationProvider = {

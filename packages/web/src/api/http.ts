@@ -1,0 +1,131 @@
+// The one axios instance and the interceptors of SPEC §8 / reference §5.
+import axios, { type AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import { Message, Modal } from '@arco-design/web-react';
+import type { Envelope } from '@fastgate/core/api';
+import { ErrorCode, LICENSE_REDIRECT_MS, SESSION_TIMEOUT_CODES, TOAST_MS } from '@fastgate/core/constants';
+import { STORAGE } from '../app/settings';
+import { loginPath, navigateTo, routePath } from '../app/navigation';
+import { currentLocale, i18n } from '../locale';
+import { logout } from '../app/session';
+import { useUserStore } from '../stores/user';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** No toast, modal or redirect: the caller handles failure (the guard's `/user/info`, logout). */
+    silent?: boolean;
+  }
+}
+
+import { USER_INFO_URL } from './paths';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const http = axios.create({
+  baseURL: '',
+  // The server sets the XSRF-TOKEN cookie and checks the header on POSTs.
+  withXSRFToken: true,
+  xsrfCookieName: 'XSRF-TOKEN',
+  xsrfHeaderName: 'X-XSRF-TOKEN',
+});
+
+http.interceptors.request.use((config: InternalAxiosRequestConfig) => {
+  const token = localStorage.getItem(STORAGE.token);
+  if (token) config.headers.set('Authorization', `Bearer ${token}`);
+  config.headers.set('Accept-Language', currentLocale());
+  return config;
+});
+
+const toast = (content: string) => Message.error({ content, duration: TOAST_MS });
+
+let sessionModalOpen = false;
+/** One modal however many calls fail at once. OK logs out, then goes to the role's login or reloads. */
+function showSessionTimeout(): void {
+  if (sessionModalOpen) return;
+  sessionModalOpen = true;
+  const role = useUserStore.getState().role;
+  Modal.error({
+    title: i18n.t('http.sessionTimeout.title'),
+    content: i18n.t('http.sessionTimeout.content'),
+    okText: i18n.t('http.sessionTimeout.ok'),
+    closable: false,
+    maskClosable: false,
+    escToExit: false,
+    okButtonProps: { 'data-testid': 'session-timeout-ok' } as Record<string, string>,
+    onOk: async () => {
+      await logout();
+      sessionModalOpen = false;
+      if (role === 'reseller' || role === 'admin') navigateTo(loginPath(role));
+      else window.location.reload();
+    },
+  });
+}
+
+function onEnvelopeError(body: Envelope, config: AxiosRequestConfig): void {
+  if (config.silent) return;
+  toast(body.message || i18n.t('http.unknownError'));
+  if (SESSION_TIMEOUT_CODES.includes(body.code)) showSessionTimeout();
+  if (body.code === ErrorCode.License && useUserStore.getState().role === 'admin') {
+    setTimeout(() => navigateTo(routePath('sys.license.info')), LICENSE_REDIRECT_MS);
+  }
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return typeof value === 'object' && value !== null && typeof (value as Envelope).code === 'number';
+}
+
+http.interceptors.response.use(
+  (response) => {
+    if (response.data instanceof Blob) return response;
+    const body = response.data as unknown;
+    if (isEnvelope(body) && body.code !== ErrorCode.OK) {
+      onEnvelopeError(body, response.config);
+      return Promise.reject(new ApiError(body.code, body.message || 'Unknown Error', response.status));
+    }
+    return response;
+  },
+  (error: AxiosError) => {
+    const config: AxiosRequestConfig = error.config ?? {};
+    const status = error.response?.status;
+    const body = error.response?.data;
+    const envelope = isEnvelope(body) ? body : undefined;
+    if (axios.isCancel(error) || config.silent) return Promise.reject(error);
+    if (status === 401 || status === 403) {
+      if (config.url?.startsWith(USER_INFO_URL)) {
+        const role = useUserStore.getState().role;
+        void logout().then(() => navigateTo(loginPath(role)));
+      } else {
+        toast(i18n.t('http.sessionTimeout.toast'));
+        // The server answers an expired or revoked session with HTTP 401 and `{code: 401}`.
+        if (SESSION_TIMEOUT_CODES.includes(envelope?.code ?? status)) showSessionTimeout();
+      }
+    } else {
+      toast(envelope?.message || error.message || i18n.t('http.requestError'));
+    }
+    return Promise.reject(envelope ? new ApiError(envelope.code, envelope.message, status) : error);
+  },
+);
+
+export async function get<T>(url: string, params?: object, config?: AxiosRequestConfig): Promise<T> {
+  const res = await http.get<Envelope<T>>(url, { ...config, params });
+  return res.data.data;
+}
+
+export async function post<T>(url: string, body?: object, config?: AxiosRequestConfig): Promise<T> {
+  const res = await http.post<Envelope<T>>(url, body ?? {}, config);
+  return res.data.data;
+}
+
+/** POST answered with a file (exports); error envelopes still arrive as a Blob and pass through. */
+export async function postBlob(url: string, body?: object): Promise<Blob> {
+  const res = await http.post<Blob>(url, body ?? {}, { responseType: 'blob' });
+  return res.data;
+}

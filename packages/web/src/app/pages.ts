@@ -1,0 +1,25 @@
+// Route name → lazily loaded page. Only routes with a page are registered and shown in the menu, so a
+// new screen is one line here plus its folder under src/pages/.
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { REDIRECT_ROUTE, USER_CENTER } from '@fastgate/core/routes';
+
+export interface LazyPage {
+  Component: LazyExoticComponent<ComponentType>;
+  /** Loads the chunk; the guard awaits it so the progress bar covers the download. */
+  preload: () => Promise<unknown>;
+}
+
+export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
+  let pending: Promise<{ default: ComponentType }> | undefined;
+  const preload = () => (pending ??= load());
+  return { Component: lazy(preload), preload };
+}
+
+export const pages: Partial<Record<string, LazyPage>> = {
+  [USER_CENTER]: lazyPage(() => import('../pages/user/center')),
+  [REDIRECT_ROUTE]: lazyPage(() => import('../pages/redirect')),
+};
+
+export function hasPage(name: string): boolean {
+  return pages[name] !== undefined;
+}

@@ -1,0 +1,33 @@
+// Where the console lands and where a login returns to (SPEC §2, §9).
+import { DEFAULT_LANDING, USER_CENTER, findRoute } from '@fastgate/core/routes';
+import { hasPage } from './pages';
+import { routePath } from './navigation';
+
+/** SPEC §9 lands on the dashboard; until that page exists, the user center. */
+export function landingRoute(): string {
+  return hasPage(DEFAULT_LANDING) ? DEFAULT_LANDING : USER_CENTER;
+}
+
+export function landingPath(): string {
+  return routePath(landingRoute());
+}
+
+/** The login screen with `?redirect=<route name>&...original query` (guard rules 1 and 2). */
+export function loginRedirectPath(routeName: string, search: URLSearchParams): string {
+  const query = new URLSearchParams({ redirect: routeName });
+  search.forEach((value, key) => {
+    if (key !== 'redirect') query.append(key, value);
+  });
+  return `${routePath('login')}?${query.toString()}`;
+}
+
+/** After login: the route named by `redirect` with the rest of the query, else the landing page. */
+export function afterLoginPath(search: URLSearchParams): string {
+  const name = search.get('redirect');
+  const route = name ? findRoute(name) : undefined;
+  if (!route || !route.requiresAuth || route.path.includes(':') || (!hasPage(route.name) && !route.redirect)) return landingPath();
+  const rest = new URLSearchParams(search);
+  rest.delete('redirect');
+  const query = rest.toString();
+  return query ? `${route.path}?${query}` : route.path;
+}

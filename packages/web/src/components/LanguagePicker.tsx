@@ -1,0 +1,29 @@
+import { Button, Dropdown, Menu } from '@arco-design/web-react';
+import { IconLanguage } from '@arco-design/web-react/icon';
+import type { Locale } from '@fastgate/core/constants';
+import { LOCALE_OPTIONS, switchLocale } from '../app/layout/actions';
+import { useGlobalLocale } from '../locale';
+
+/** A language dropdown for screens without the navbar (the login screens). */
+export function LanguagePicker() {
+  const { g, locale } = useGlobalLocale();
+  return (
+    <Dropdown
+      trigger="click"
+      position="br"
+      droplist={
+        <Menu selectedKeys={[locale]} onClickMenuItem={(key) => void switchLocale(key as Locale)}>
+          {LOCALE_OPTIONS.map((o) => (
+            <Menu.Item key={o.value} data-testid={`language-${o.value}`}>
+              {o.label}
+            </Menu.Item>
+          ))}
+        </Menu>
+      }
+    >
+      <Button type="text" icon={<IconLanguage />} aria-label={g('navbar.language')} data-testid="language-switch">
+        {LOCALE_OPTIONS.find((o) => o.value === locale)?.label}
+      </Button>
+    </Dropdown>
+  );
+}

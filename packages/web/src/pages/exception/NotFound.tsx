@@ -1,0 +1,24 @@
+// The public not-found screen (SPEC §2): 404 art and a button back home.
+import { Button, Result } from '@arco-design/web-react';
+import { useNavigate } from 'react-router';
+import { useGlobalLocale } from '../../locale';
+import styles from './not-found.module.css';
+
+export default function NotFound() {
+  const { g } = useGlobalLocale();
+  const navigate = useNavigate();
+  return (
+    <div className={styles.wrapper} data-testid="not-found">
+      <Result
+        status="404"
+        title={g('notFound.title')}
+        subTitle={g('notFound.subTitle')}
+        extra={
+          <Button type="primary" data-testid="not-found-back" onClick={() => navigate('/')}>
+            {g('notFound.back')}
+          </Button>
+        }
+      />
+    </div>
+  );
+}

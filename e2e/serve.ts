@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../packages/server/src/app';
 import { readConfig } from '../packages/server/src/config';
+// Brings the `app.ctx` decoration's type into this program.
+import type {} from '../packages/server/src/context';
 import { setSysSection } from '../packages/server/src/settings/sys-config';
 import { startSmtp } from '../packages/server/test/helpers';
 import { E2E_ADMIN_PASSWORD, E2E_MAIL_PORT, E2E_PORT } from './env';

@@ -1,0 +1,138 @@
+// OpenAI-shaped answers: chat (JSON and SSE), completions, embeddings, images, audio, moderations, models.
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Fault } from './faults';
+import { sendJson, sleep, sseData, startSse } from './http';
+import { answerFor, countTokens, embeddingFor, pieces } from './text';
+
+export interface ChatMessage {
+  role: string;
+  content: unknown;
+}
+
+/** All text of a message list, the way the mock counts prompt tokens. */
+export function messagesText(messages: ChatMessage[] | undefined): string {
+  return (messages ?? [])
+    .map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p: { text?: string }) => p.text ?? '').join('') : ''))
+    .join('\n');
+}
+
+export function openaiError(res: ServerResponse, status: number, message: string, code?: string): void {
+  const type = status === 401 ? 'invalid_request_error' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  sendJson(res, status, { error: { message, type, code: code ?? null, param: null } });
+}
+
+/** Writes chunks until done, or destroys the socket after `fail_after` chunks. */
+export async function streamPieces(res: ServerResponse, parts: string[], fault: Fault, write: (part: string, index: number) => void): Promise<boolean> {
+  for (let i = 0; i < parts.length; i++) {
+    if (fault.fail_after !== undefined && i >= fault.fail_after) {
+      // Let what was written reach the client first, as a real upstream dying mid-answer would.
+      await sleep(20);
+      res.destroy();
+      return false;
+    }
+    write(parts[i]!, i);
+    if (fault.chunk_delay) await sleep(fault.chunk_delay);
+  }
+  return true;
+}
+
+export async function chatCompletion(res: ServerResponse, body: Record<string, any>, fault: Fault): Promise<void> {
+  const model = String(body.model ?? 'mock');
+  const prompt = messagesText(body.messages);
+  const answer = answerFor(model, prompt.split('\n').at(-1) ?? '');
+  const usage = { prompt_tokens: countTokens(prompt), completion_tokens: countTokens(answer), total_tokens: countTokens(prompt) + countTokens(answer) };
+  const id = `chatcmpl-${randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  const tools = Array.isArray(body.tools) && body.tools.length > 0 && /\bweather\b/i.test(prompt);
+  if (!body.stream) {
+    const message = tools
+      ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_mock', type: 'function', function: { name: body.tools[0].function?.name ?? 'tool', arguments: '{"city":"Paris"}' } }] }
+      : { role: 'assistant', content: answer };
+    sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: tools ? 'tool_calls' : 'stop' }], ...(fault.no_usage ? {} : { usage }) });
+    return;
+  }
+  startSse(res);
+  const base = { id, object: 'chat.completion.chunk', created, model };
+  sseData(res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+  const done = await streamPieces(res, pieces(answer, fault.chunks), fault, (part) => sseData(res, { ...base, choices: [{ index: 0, delta: { content: part }, finish_reason: null }] }));
+  if (!done) return;
+  sseData(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  if (body.stream_options?.include_usage && !fault.no_usage) sseData(res, { ...base, choices: [], usage });
+  sseData(res, '[DONE]');
+  res.end();
+}
+
+export async function completion(res: ServerResponse, body: Record<string, any>, fault: Fault): Promise<void> {
+  const model = String(body.model ?? 'mock');
+  const prompt = Array.isArray(body.prompt) ? body.prompt.join('\n') : String(body.prompt ?? '');
+  const text = answerFor(model, prompt);
+  const usage = { prompt_tokens: countTokens(prompt), completion_tokens: countTokens(text), total_tokens: countTokens(prompt) + countTokens(text) };
+  const id = `cmpl-${randomUUID()}`;
+  const created = Math.floor(Date.now() / 1000);
+  if (!body.stream) {
+    sendJson(res, 200, { id, object: 'text_completion', created, model, choices: [{ index: 0, text, finish_reason: 'stop', logprobs: null }], ...(fault.no_usage ? {} : { usage }) });
+    return;
+  }
+  startSse(res);
+  const done = await streamPieces(res, pieces(text, fault.chunks), fault, (part) => sseData(res, { id, object: 'text_completion', created, model, choices: [{ index: 0, text: part, finish_reason: null }] }));
+  if (!done) return;
+  sseData(res, { id, object: 'text_completion', created, model, choices: [{ index: 0, text: '', finish_reason: 'stop' }], ...(body.stream_options?.include_usage ? { usage } : {}) });
+  sseData(res, '[DONE]');
+  res.end();
+}
+
+export function embeddings(res: ServerResponse, body: Record<string, any>): void {
+  const inputs: string[] = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
+  const dims = Number(body.dimensions) > 0 ? Number(body.dimensions) : 8;
+  const prompt = inputs.reduce((n, s) => n + countTokens(s), 0);
+  sendJson(res, 200, {
+    object: 'list',
+    model: body.model,
+    data: inputs.map((s, index) => {
+      const v = embeddingFor(s, dims);
+      // The official SDKs ask for base64 (little-endian float32) by default.
+      const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v;
+      return { object: 'embedding', index, embedding };
+    }),
+    usage: { prompt_tokens: prompt, total_tokens: prompt },
+  });
+}
+
+export function images(res: ServerResponse, body: Record<string, any>): void {
+  const n = Math.min(Math.max(Number(body.n) || 1, 1), 10);
+  const b64 = body.response_format === 'b64_json';
+  // A 1×1 PNG.
+  const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+  sendJson(res, 200, {
+    created: Math.floor(Date.now() / 1000),
+    data: Array.from({ length: n }, (_, i) => (b64 ? { b64_json: png, revised_prompt: body.prompt } : { url: `https://mock.invalid/image-${i}.png`, revised_prompt: body.prompt })),
+  });
+}
+
+export function speech(res: ServerResponse, body: Record<string, any>): void {
+  // Not real audio: a fixed ID3-tagged byte string whose length follows the input, enough for clients.
+  const bytes = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(Math.min(String(body.input ?? '').length * 16, 1 << 20), 1)]);
+  res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': bytes.length });
+  res.end(bytes);
+}
+
+export function transcription(res: ServerResponse, size: number): void {
+  sendJson(res, 200, { text: `Mock transcription of ${size} bytes.` });
+}
+
+export function moderation(res: ServerResponse, body: Record<string, any>): void {
+  const inputs: string[] = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
+  sendJson(res, 200, {
+    id: `modr-${randomUUID()}`,
+    model: body.model ?? 'omni-moderation-latest',
+    results: inputs.map((s) => {
+      const flagged = /\bkill\b/i.test(s);
+      return { flagged, categories: { violence: flagged }, category_scores: { violence: flagged ? 0.9 : 0.01 } };
+    }),
+  });
+}
+
+export function models(res: ServerResponse, ids: string[]): void {
+  sendJson(res, 200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'mock' })) });
+}

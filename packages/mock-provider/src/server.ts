@@ -1,0 +1,157 @@
+// The mock upstream: routes requests of the three families, applies faults, records what it saw.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { anthropicError, messages } from './anthropic';
+import { FaultBook, parseDirectives, type Fault, type KeyFault } from './faults';
+import { geminiError, generateContent } from './gemini';
+import { apiKey, readBody, sendJson, sleep } from './http';
+import * as openai from './openai';
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  key: string;
+  model: string;
+  body: unknown;
+  at: number;
+}
+
+export interface MockProvider {
+  url: string;
+  port: number;
+  faults: FaultBook;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export interface MockOptions {
+  port?: number;
+  host?: string;
+  /** Keep the last N requests for assertions (0 = none, e.g. in the benchmark). */
+  record?: number;
+  /** Model ids served by GET /v1/models. */
+  models?: string[];
+}
+
+type Family = 'openai' | 'anthropic' | 'gemini';
+
+function errorFor(family: Family, res: ServerResponse, status: number, message: string, code?: string) {
+  if (family === 'anthropic') anthropicError(res, status, message);
+  else if (family === 'gemini') geminiError(res, status, message);
+  else openai.openaiError(res, status, message, code);
+}
+
+/** Applies delay, timeout, reset and status faults; true when the request was answered (or dropped). */
+async function applyFault(family: Family, req: IncomingMessage, res: ServerResponse, fault: Fault): Promise<boolean> {
+  if (fault.delay) await sleep(fault.delay);
+  if (fault.timeout) {
+    // Hold the request open until the client gives up.
+    await new Promise<void>((resolve) => req.socket.once('close', () => resolve()));
+    return true;
+  }
+  if (fault.reset) {
+    req.socket.destroy();
+    return true;
+  }
+  if (fault.status && fault.status >= 400) {
+    errorFor(family, res, fault.status, fault.error ?? `mock error ${fault.status}`, fault.code);
+    return true;
+  }
+  return false;
+}
+
+export async function startMockProvider(opts: MockOptions = {}): Promise<MockProvider> {
+  const faults = new FaultBook();
+  const requests: RecordedRequest[] = [];
+  const keep = opts.record ?? 1000;
+  const modelIds = opts.models ?? ['gpt-4o-mini', 'gpt-4o', 'claude-3-5-sonnet', 'gemini-1.5-flash', 'text-embedding-3-small'];
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://mock');
+    const path = url.pathname;
+    const raw = req.method === 'POST' || req.method === 'PUT' ? await readBody(req) : Buffer.alloc(0);
+
+    // Control API for tests.
+    if (path === '/__mock/faults') {
+      if (req.method === 'DELETE') faults.clear();
+      else faults.add(JSON.parse(raw.toString('utf8')) as KeyFault);
+      return sendJson(res, 200, { ok: true });
+    }
+    if (path === '/__mock/requests') {
+      if (req.method === 'DELETE') requests.length = 0;
+      return sendJson(res, 200, requests);
+    }
+    if (path === '/health') return sendJson(res, 200, { status: 'ok' });
+
+    const multipart = String(req.headers['content-type'] ?? '').startsWith('multipart/');
+    let body: Record<string, any> = {};
+    if (raw.length && !multipart) {
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return openai.openaiError(res, 400, 'We could not parse the JSON body of your request.');
+      }
+    }
+    const gemini = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+    const azure = /^\/openai\/deployments\/([^/]+)\/(.+)$/.exec(path);
+    const family: Family = gemini ? 'gemini' : path === '/v1/messages' ? 'anthropic' : 'openai';
+    const model = gemini?.[1] ?? azure?.[1] ?? String(body.model ?? (multipart ? 'whisper-1' : ''));
+    const key = apiKey(req, url);
+    if (keep > 0) {
+      requests.push({ method: req.method ?? 'GET', path, key, model, body: multipart ? { bytes: raw.length } : body, at: Date.now() });
+      if (requests.length > keep) requests.splice(0, requests.length - keep);
+    }
+    if (!key) return errorFor(family, res, 401, 'Missing API key', 'invalid_api_key');
+
+    const promptText = JSON.stringify(body.messages ?? body.contents ?? body.prompt ?? body.input ?? '');
+    const fault: Fault = { ...faults.take(key, model), ...parseDirectives(promptText) };
+    if (await applyFault(family, req, res, fault)) return;
+
+    if (gemini) return generateContent(res, model, body, fault, gemini[2] === 'streamGenerateContent');
+    const endpoint = azure ? `/v1/${azure[2]}` : path;
+    if (azure) body.model = model;
+    switch (`${req.method} ${endpoint}`) {
+      case 'POST /v1/chat/completions':
+        return openai.chatCompletion(res, body, fault);
+      case 'POST /v1/completions':
+        return openai.completion(res, body, fault);
+      case 'POST /v1/embeddings':
+        return openai.embeddings(res, body);
+      case 'POST /v1/images/generations':
+        return openai.images(res, body);
+      case 'POST /v1/audio/speech':
+        return openai.speech(res, body);
+      case 'POST /v1/audio/transcriptions':
+        return openai.transcription(res, raw.length);
+      case 'POST /v1/moderations':
+        return openai.moderation(res, body);
+      case 'POST /v1/messages':
+        return messages(res, body, fault);
+      case 'GET /v1/models':
+        return openai.models(res, modelIds);
+      default:
+        return errorFor(family, res, 404, `Unknown endpoint ${req.method} ${path}`, 'unknown_url');
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: 'server_error' } });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    faults,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

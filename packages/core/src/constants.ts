@@ -51,3 +51,15 @@ export const CertStatus = { Passed: 1, Auditing: 2, Withdrawn: 3, Rejected: 4 } 
 export const TOAST_MS = 5000;
 export const LICENSE_REDIRECT_MS = 3000;
 export const CAPTCHA_COUNTDOWN_S = 60;
+
+/** Upstream protocol families; a corp's code picks one (every other code speaks the OpenAI protocol). */
+export const PROVIDER_FAMILIES = ['openai', 'azure', 'anthropic', 'gemini'] as const;
+export type ProviderFamily = (typeof PROVIDER_FAMILIES)[number];
+
+export function familyOfCorpCode(code: string): ProviderFamily {
+  const c = code.trim().toLowerCase();
+  if (c === 'azure') return 'azure';
+  if (c === 'anthropic' || c === 'claude') return 'anthropic';
+  if (c === 'google' || c === 'gemini') return 'gemini';
+  return 'openai';
+}

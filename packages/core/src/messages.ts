@@ -11,6 +11,7 @@ export const messages = {
   'common.invalid_field': ['参数 {field} 不正确: {detail}', 'Invalid field {field}: {detail}'],
   'common.xsrf': ['XSRF 校验失败, 请刷新页面后重试', 'XSRF check failed, please reload the page and try again'],
   'common.record_not_found': ['记录不存在', 'Record not found'],
+  'common.unknown_ref': ['参数 {field} 引用的记录不存在: {ids}', 'Field {field} refers to records that do not exist: {ids}'],
   'auth.unauthorized': ['会话超时, 请重新登录', 'Session timed out, please log in again'],
   'auth.bad_credentials': ['账号或密码错误', 'Incorrect account or password'],
   'auth.locked': ['登录失败次数过多, 请{minutes}分钟后再试', 'Too many failed logins, try again in {minutes} minutes'],
@@ -44,6 +45,19 @@ export const messages = {
   'field.profile': ['个人简介最多200个字符', 'The profile has at most 200 characters'],
   'field.passwords_differ': ['两次密码不一致', 'The two passwords differ'],
   'field.id_card': ['证件号码格式不正确', 'Invalid ID number'],
+  'key.format': ['密钥格式不正确, 请检查', 'Key format incorrect, please check'],
+  'key.exists': ['密钥已存在', 'This key already exists'],
+  'field.expires_at': ['时间格式为 YYYY-MM-DD HH:mm:ss', 'Times look like YYYY-MM-DD HH:mm:ss'],
+  'export.user_id': ['用户ID', 'User ID'],
+  'export.app_id': ['应用ID', 'App ID'],
+  'export.app_name': ['应用名称', 'App name'],
+  'export.key': ['密钥', 'Key'],
+  'export.quota_usd': ['额度($)', 'Quota ($)'],
+  'export.expires_at': ['过期时间', 'Expires at'],
+  'export.remark': ['备注', 'Remark'],
+  'export.unlimited': ['不限', 'Unlimited'],
+  'export.after_first_use': ['首次使用后{minutes}分钟', '{minutes} minutes after first use'],
+  'export.app_keys': ['应用密钥', 'App keys'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 export type MessageKey = keyof typeof messages;

@@ -72,7 +72,7 @@ describe.each(dialects)('corps on %s', (dialect) => {
 
   it('is admin-only except the public list', async () => {
     for (const c of [reseller, user]) {
-      for (const verb of ['page', 'create', 'update', 'delete', 'change/status', 'batch/operate']) {
+      for (const verb of ['page', 'create', 'update', 'delete', 'change/status', 'change/public', 'batch/operate']) {
         const r = await c.post(`/api/v1/corp/${verb}`, {});
         expect(r.status).toBe(401);
         expect(r.body.code).toBe(401);

@@ -64,7 +64,7 @@ export async function corpRoutes(app: FastifyInstance) {
     },
   });
 
-  post(app, `${CORP_PREFIX}/change/public`, { schema: changePublicSchema }, async (input) => {
+  post(app, `${CORP_PREFIX}/change/public`, { schema: changePublicSchema, roles: ['admin'] }, async (input) => {
     const res = await db.updateTable('corps').set({ is_public: input.is_public ? 1 : 0, updated_at: Date.now() }).where('id', '=', input.id).executeTakeFirst();
     if (Number(res.numUpdatedRows) === 0) throw notFound();
     app.ctx.bus.publish({ entity: 'corps', op: 'update', ids: [input.id] });

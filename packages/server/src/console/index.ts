@@ -2,8 +2,14 @@
 import type { FastifyInstance } from 'fastify';
 import { envelopeErrorHandler, envelopeNotFound } from '../http/envelope';
 import { registerSessionAuth } from '../http/session';
+import { appRoutes } from './app';
+import { appKeyRoutes } from './app-key';
 import { authRoutes } from './auth';
 import { corpRoutes } from './corp';
+import { groupRoutes } from './group';
+import { keyRoutes } from './key';
+import { modelRoutes } from './model';
+import { modelAgentRoutes } from './model-agent';
 import { menuRoutes } from './menu';
 import { openRoutes } from './open';
 import { userCenterRoutes } from './user-center';
@@ -18,6 +24,12 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(openRoutes);
       await v1.register(userCenterRoutes);
       await v1.register(corpRoutes);
+      await v1.register(modelRoutes);
+      await v1.register(modelAgentRoutes);
+      await v1.register(groupRoutes);
+      await v1.register(keyRoutes);
+      await v1.register(appRoutes);
+      await v1.register(appKeyRoutes);
     },
     { prefix: '/v1' },
   );

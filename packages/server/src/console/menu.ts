@@ -4,6 +4,7 @@ import { canOpen } from '@fastgate/core/access';
 import type { ServerMenuItem } from '@fastgate/core/api';
 import type { Role } from '@fastgate/core/constants';
 import { appRoutes, type RouteDef } from '@fastgate/core/routes';
+import { ANY_ROLE } from '@fastgate/core/constants';
 import type { FastifyInstance } from 'fastify';
 import { post } from '../http/route';
 import { sessionOf } from '../http/session';
@@ -19,5 +20,5 @@ export function menuFor(role: Role, routes: readonly RouteDef[] = appRoutes): Se
 }
 
 export async function menuRoutes(app: FastifyInstance) {
-  post(app, '/user/menu', {}, (_input, request) => ({ items: menuFor(sessionOf(request).role) }));
+  post(app, '/user/menu', { roles: [ANY_ROLE] }, (_input, request) => ({ items: menuFor(sessionOf(request).role) }));
 }

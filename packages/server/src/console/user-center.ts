@@ -1,5 +1,5 @@
 // /api/v1/user: the signed-in person's own info, profile, security settings and certification.
-import { CertStatus } from '@fastgate/core/constants';
+import { ANY_ROLE, CertStatus } from '@fastgate/core/constants';
 import {
   certificationCreateSchema, changeEmailSchema, changePasswordSchema, changePhoneSchema, updateInfoSchema,
   type Certification, type SessionUser,
@@ -61,14 +61,14 @@ export async function userCenterRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const { db } = ctx;
 
-  get(app, '/user/info', {}, (_input, request) => sessionUser(sessionOf(request).user, ctx.config.timeZone));
+  get(app, '/user/info', { roles: [ANY_ROLE] }, (_input, request) => sessionUser(sessionOf(request).user, ctx.config.timeZone));
 
-  post(app, '/user/update/info', { schema: updateInfoSchema }, async (input, request) => {
+  post(app, '/user/update/info', { schema: updateInfoSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user } = sessionOf(request);
     await db.updateTable('users').set({ name: input.name, profile: input.profile ?? user.profile, updated_at: Date.now() }).where('user_id', '=', user.user_id).execute();
   });
 
-  post(app, '/user/change/password', { schema: changePasswordSchema }, async (input, request) => {
+  post(app, '/user/change/password', { schema: changePasswordSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user, tokenHash } = sessionOf(request);
     await checkPassword(user, input.old_password, 'auth.old_password_wrong');
     if (input.old_password === input.new_password) throw businessError('auth.same_password');
@@ -77,7 +77,7 @@ export async function userCenterRoutes(app: FastifyInstance) {
     await revokeUserSessions(ctx, user.user_id, tokenHash);
   });
 
-  post(app, '/user/change/email', { schema: changeEmailSchema }, async (input, request) => {
+  post(app, '/user/change/email', { schema: changeEmailSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user, role } = sessionOf(request);
     await checkPassword(user, input.password, 'auth.password_wrong');
     const email = input.email.toLowerCase();
@@ -86,14 +86,14 @@ export async function userCenterRoutes(app: FastifyInstance) {
     await db.updateTable('users').set({ email, updated_at: Date.now() }).where('user_id', '=', user.user_id).execute();
   });
 
-  post(app, '/user/change/phone', { schema: changePhoneSchema }, async (input, request) => {
+  post(app, '/user/change/phone', { schema: changePhoneSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user, role } = sessionOf(request);
     await checkPassword(user, input.password, 'auth.password_wrong');
     if (!(await verifyCode(ctx, input.phone, 'change_phone', role, input.code))) throw businessError('code.invalid');
     await db.updateTable('users').set({ phone: input.phone, updated_at: Date.now() }).where('user_id', '=', user.user_id).execute();
   });
 
-  post(app, '/user/certification/create', { schema: certificationCreateSchema }, async (input, request) => {
+  post(app, '/user/certification/create', { schema: certificationCreateSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user } = sessionOf(request);
     const open = await db
       .selectFrom('certifications')
@@ -111,20 +111,20 @@ export async function userCenterRoutes(app: FastifyInstance) {
     return { id };
   });
 
-  post(app, '/user/certification/page', { schema: pageSchema }, async (input, request) => {
+  post(app, '/user/certification/page', { schema: pageSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user } = sessionOf(request);
     const base = db.selectFrom('certifications').where('user_id', '=', user.user_id);
     return paged(input, base, (q) => q.selectAll().orderBy('created_at', 'desc'), (row) => certification(ctx, row));
   });
 
-  get(app, '/user/certification/detail', { schema: idSchema }, async (input, request) => {
+  get(app, '/user/certification/detail', { schema: idSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user } = sessionOf(request);
     const row = await db.selectFrom('certifications').selectAll().where('id', '=', input.id).where('user_id', '=', user.user_id).executeTakeFirst();
     if (!row) throw notFound();
     return certification(ctx, row);
   });
 
-  post(app, '/user/certification/withdraw', { schema: idSchema }, async (input, request) => {
+  post(app, '/user/certification/withdraw', { schema: idSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user } = sessionOf(request);
     const res = await db
       .updateTable('certifications')

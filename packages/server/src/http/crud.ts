@@ -31,37 +31,41 @@ export interface Caller {
 // Table names are dynamic here; each spec is typed by its own row and wire types.
 type AnyQuery = SelectQueryBuilder<any, any, any>;
 type Values = Record<string, unknown>;
+/** A page schema's filters without the paging keys. */
+type PageFilter<F extends z.ZodType> = Omit<z.infer<F>, 'current' | 'pageSize'>;
 
-export interface CrudSpec<Row, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType> {
-  prefix: string;
+/** What a table needs for the read, status and delete verbs, with or without routes of its own. */
+export interface ResourceSpec<Row, Wire, F extends z.ZodType, P = undefined> {
   table: keyof Database & string;
-  /** Roles per verb; a verb without an entry is admin-only. */
-  roles: Partial<Record<Verb, readonly RoleOrAny[]>>;
-  /** Restricts every verb to the rows the caller may see (user → own, reseller → its users'). */
-  scope?: (q: AnyQuery, caller: Caller) => AnyQuery;
-  create?: { schema: C; toRow: (input: z.infer<C>, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<C>, caller: Caller) => Promise<unknown> };
-  update?: { schema: U; toRow: (input: z.infer<U>, existing: Row, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<U>, caller: Caller) => Promise<void> };
+  /** Restricts every verb to the rows the caller may see (user → own, reseller → its users'); may look things up first. */
+  scope?: (q: AnyQuery, caller: Caller) => AnyQuery | Promise<AnyQuery>;
   page: { schema: F; filter: (q: AnyQuery, input: z.infer<F>, caller: Caller) => AnyQuery; order: readonly (readonly [string, 'asc' | 'desc'])[] };
-  toWire: (row: Row, caller: Caller, view: 'page' | 'detail') => Wire | Promise<Wire>;
-  /** Dropdown data: `GET <prefix>/list`. */
-  list?: (q: AnyQuery, caller: Caller) => Promise<unknown[]>;
-  /** Extra batch actions beside `status` and `delete`. */
-  batch?: Record<string, (input: BatchInput & Values, caller: Caller) => Promise<unknown>>;
+  /** Loads what a batch of rows needs for `toWire` (e.g. names of referenced records) in one go. */
+  prepare?: (rows: Row[], caller: Caller) => Promise<P>;
+  toWire: (row: Row, caller: Caller, view: 'page' | 'detail', prepared: P) => Wire | Promise<Wire>;
   /** Runs before rows are deleted (clean up links). */
   beforeDelete?: (rows: Row[], caller: Caller) => Promise<void>;
 }
 
-const deleteSchema = z.object({ id: idField.optional(), ids: z.array(idField).max(1000).optional() }).refine((v) => v.id || v.ids?.length, { message: 'id', path: ['id'] });
+export interface CrudSpec<Row, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType, P = undefined> extends ResourceSpec<Row, Wire, F, P> {
+  prefix: string;
+  /** Roles per verb; a verb without an entry is admin-only. */
+  roles: Partial<Record<Verb, readonly RoleOrAny[]>>;
+  create?: { schema: C; toRow: (input: z.infer<C>, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<C>, caller: Caller) => Promise<unknown> };
+  update?: { schema: U; toRow: (input: z.infer<U>, existing: Row, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<U>, caller: Caller) => Promise<void> };
+  /** Dropdown data: `GET <prefix>/list`. */
+  list?: (q: AnyQuery, caller: Caller) => Promise<unknown[]>;
+  /** Extra batch actions beside `status` and `delete`. */
+  batch?: Record<string, (input: BatchInput & Values, caller: Caller) => Promise<unknown>>;
+}
 
-export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType>(
-  app: FastifyInstance,
-  spec: CrudSpec<Row, Wire, C, U, F>,
-): void {
-  const ctx = app.ctx;
+/**
+ * The scoped operations behind the verbs. `registerCrud` routes them; modules whose routes differ
+ * (one path serving two tables, like the corp era's `/key`) call them directly.
+ */
+export function resource<Row extends { id: string }, Wire, F extends z.ZodType, P = undefined>(ctx: Ctx, spec: ResourceSpec<Row, Wire, F, P>) {
   const db = ctx.db as unknown as Kysely<any>;
-  const roles = (verb: Verb) => spec.roles[verb] ?? (['admin'] as const);
-  const caller = (request: FastifyRequest): Caller => ({ ctx, session: sessionOf(request), locale: requestLocale(request) });
-  const scoped = (c: Caller) => {
+  const scoped = async (c: Caller): Promise<AnyQuery> => {
     const q = db.selectFrom(spec.table);
     return spec.scope ? spec.scope(q, c) : q;
   };
@@ -70,32 +74,80 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
   /** Rows by id within the caller's scope; all must exist, or the call fails naming none of them. */
   async function visible(c: Caller, ids: string[]): Promise<Row[]> {
     const unique = [...new Set(ids)];
-    const rows = (await scoped(c).selectAll().where('id', 'in', unique).execute()) as Row[];
+    const rows = (await (await scoped(c)).selectAll().where('id', 'in', unique).execute()) as Row[];
     if (rows.length !== unique.length) throw notFound();
     return rows;
   }
 
-  async function remove(c: Caller, ids: string[]) {
-    const rows = await visible(c, ids);
+  async function removeRows(c: Caller, rows: Row[]) {
+    if (!rows.length) return;
     await spec.beforeDelete?.(rows, c);
-    await db.deleteFrom(spec.table).where('id', 'in', rows.map((r) => r.id)).execute();
-    publish('delete', rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    await db.deleteFrom(spec.table).where('id', 'in', ids).execute();
+    publish('delete', ids);
   }
 
-  async function setStatus(c: Caller, ids: string[], status: number) {
-    const rows = await visible(c, ids);
-    await db.updateTable(spec.table).set({ status, updated_at: Date.now() }).where('id', 'in', rows.map((r) => r.id)).execute();
-    publish('update', rows.map((r) => r.id));
+  async function updateRows(c: Caller, rows: Row[], values: Values) {
+    if (!rows.length) return;
+    const ids = rows.map((r) => r.id);
+    await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', 'in', ids).execute();
+    publish('update', ids);
   }
+
+  /** Every row the caller may see that matches a page filter (the `all-*` batch actions). */
+  async function matching(c: Caller, filter: PageFilter<F>): Promise<Row[]> {
+    return (await spec.page.filter(await scoped(c), filter as z.infer<F>, c).selectAll().execute()) as Row[];
+  }
+
+  async function wire(c: Caller, rows: Row[], view: 'page' | 'detail'): Promise<Wire[]> {
+    const prepared = (spec.prepare ? await spec.prepare(rows, c) : undefined) as P;
+    return Promise.all(rows.map((row) => spec.toWire(row, c, view, prepared)));
+  }
+
+  return {
+    scoped,
+    publish,
+    visible,
+    wire,
+    removeRows,
+    updateRows,
+    matching,
+    /** `all-status` style actions: every row in scope matching a page filter. */
+    updateMatching: async (c: Caller, filter: PageFilter<F>, values: Values) => updateRows(c, await matching(c, filter), values),
+    removeMatching: async (c: Caller, filter: PageFilter<F>) => removeRows(c, await matching(c, filter)),
+    remove: async (c: Caller, ids: string[]) => removeRows(c, await visible(c, ids)),
+    setStatus: async (c: Caller, ids: string[], status: number) => updateRows(c, await visible(c, ids), { status }),
+    detail: async (c: Caller, id: string) => (await wire(c, await visible(c, [id]), 'detail'))[0]!,
+    page: async (c: Caller, input: z.infer<F>) => {
+      const base = spec.page.filter(await scoped(c), input, c);
+      const page = await paged(input as { current: number; pageSize: number }, base, (q) => spec.page.order.reduce((acc, [col, dir]) => acc.orderBy(col, dir), q.selectAll()), (row) => row as Row);
+      return { ...page, items: await wire(c, page.items, 'page') };
+    },
+  };
+}
+
+/** The caller of a console route (the session hook has run). */
+export const callerOf = (request: FastifyRequest): Caller => ({ ctx: request.server.ctx, session: sessionOf(request), locale: requestLocale(request) });
+
+export const deleteSchema = z.object({ id: idField.optional(), ids: z.array(idField).max(1000).optional() }).refine((v) => v.id || v.ids?.length, { message: 'id', path: ['id'] });
+
+export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType, P = undefined>(
+  app: FastifyInstance,
+  spec: CrudSpec<Row, Wire, C, U, F, P>,
+): void {
+  const ctx = app.ctx;
+  const db = ctx.db as unknown as Kysely<any>;
+  const roles = (verb: Verb) => spec.roles[verb] ?? (['admin'] as const);
+  const res = resource(ctx, spec);
 
   if (spec.create) {
     const create = spec.create;
     post(app, `${spec.prefix}/create`, { schema: create.schema, roles: roles('create') }, async (input, request) => {
-      const c = caller(request);
+      const c = callerOf(request);
       const now = Date.now();
       const id = newId();
       const row = (await db.insertInto(spec.table).values({ id, ...(await create.toRow(input, c)), created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()) as Row;
-      publish('create', [id]);
+      res.publish('create', [id]);
       const extra = await create.after?.(row, input, c);
       return { id, ...(extra && typeof extra === 'object' ? extra : {}) };
     });
@@ -104,54 +156,45 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
   if (spec.update) {
     const update = spec.update;
     post(app, `${spec.prefix}/update`, { schema: update.schema, roles: roles('update') }, async (input, request) => {
-      const c = caller(request);
-      const [existing] = await visible(c, [(input as { id: string }).id]);
+      const c = callerOf(request);
+      const [existing] = await res.visible(c, [(input as { id: string }).id]);
       const values = await update.toRow(input, existing!, c);
       const row = (await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', '=', existing!.id).returningAll().executeTakeFirstOrThrow()) as Row;
-      publish('update', [existing!.id]);
+      res.publish('update', [existing!.id]);
       await update.after?.(row, input, c);
     });
   }
 
   post(app, `${spec.prefix}/delete`, { schema: deleteSchema, roles: roles('delete') }, (input, request) =>
-    remove(caller(request), input.ids?.length ? input.ids : [input.id!]),
+    res.remove(callerOf(request), input.ids?.length ? input.ids : [input.id!]),
   );
 
-  get(app, `${spec.prefix}/detail`, { schema: idSchema, roles: roles('detail') }, async (input, request) => {
-    const c = caller(request);
-    const [row] = await visible(c, [input.id]);
-    return spec.toWire(row!, c, 'detail');
-  });
+  get(app, `${spec.prefix}/detail`, { schema: idSchema, roles: roles('detail') }, (input, request) => res.detail(callerOf(request), input.id));
 
-  post(app, `${spec.prefix}/page`, { schema: spec.page.schema, roles: roles('page') }, async (input, request) => {
-    const c = caller(request);
-    const base = spec.page.filter(scoped(c), input, c);
-    const page = await paged(input as { current: number; pageSize: number }, base, (q) => spec.page.order.reduce((acc, [col, dir]) => acc.orderBy(col, dir), q.selectAll()), (row) => row as Row);
-    return { ...page, items: await Promise.all(page.items.map((row) => spec.toWire(row, c, 'page'))) };
-  });
+  post(app, `${spec.prefix}/page`, { schema: spec.page.schema, roles: roles('page') }, (input, request) => res.page(callerOf(request), input));
 
   if (spec.list) {
     const list = spec.list;
     get(app, `${spec.prefix}/list`, { roles: roles('list') }, async (_input, request) => {
-      const c = caller(request);
-      return { items: await list(scoped(c), c) };
+      const c = callerOf(request);
+      return { items: await list(await res.scoped(c), c) };
     });
   }
 
   post(app, `${spec.prefix}/change/status`, { schema: changeStatusSchema, roles: roles('status') }, (input, request) =>
-    setStatus(caller(request), [input.id], input.status),
+    res.setStatus(callerOf(request), [input.id], input.status),
   );
 
   post(app, `${spec.prefix}/batch/operate`, { schema: batchSchema.loose(), roles: roles('batch') }, async (input, request) => {
-    const c = caller(request);
+    const c = callerOf(request);
     const extra = spec.batch?.[input.action];
     if (extra) return extra(input as BatchInput & Values, c);
     if (input.action === 'delete' || input.action === 'status') {
       if (!input.ids.length) throw new AppError(ErrorCode.Validation, 'common.invalid_field', { field: 'ids', detail: 'empty' });
-      if (input.action === 'delete') return remove(c, input.ids);
+      if (input.action === 'delete') return res.remove(c, input.ids);
       const status = changeStatusSchema.shape.status.safeParse(input.value);
       if (!status.success) throw new AppError(ErrorCode.Validation, 'common.invalid_field', { field: 'value', detail: '1 | 2' });
-      return setStatus(c, input.ids, status.data);
+      return res.setStatus(c, input.ids, status.data);
     }
     throw new AppError(ErrorCode.Validation, 'common.invalid_field', { field: 'action', detail: input.action });
   });

@@ -17,3 +17,5 @@ export class AppError extends Error {
 export const businessError = (key: MessageKey, vars?: Record<string, string | number>) => new AppError(ErrorCode.Business, key, vars);
 export const unauthorized = () => new AppError(ErrorCode.Unauthorized, 'auth.unauthorized', {}, 401);
 export const notFound = () => new AppError(ErrorCode.Business, 'common.record_not_found');
+/** A validation error naming the field (reference §2.2 code 51), like a schema failure. */
+export const invalidField = (field: string, detail: string) => new AppError(ErrorCode.Validation, 'common.invalid_field', { field, detail });

@@ -6,11 +6,8 @@ import { ok } from './envelope';
 import { requestLocale } from './locale';
 import { parse } from './validate';
 
-interface RouteOpts<S extends z.ZodType> {
-  schema?: S;
-  roles?: readonly RoleOrAny[];
-  public?: boolean;
-}
+/** Every route says who may call it: a role list (['*'] = any signed-in role) or `public: true`. */
+type RouteOpts<S extends z.ZodType> = { schema?: S } & ({ roles: readonly RoleOrAny[]; public?: false } | { public: true; roles?: undefined });
 
 type Handler<S extends z.ZodType> = (input: z.infer<S>, request: FastifyRequest, reply: FastifyReply) => Promise<unknown> | unknown;
 
@@ -23,7 +20,10 @@ function define(method: 'GET' | 'POST') {
       handler: async (request, reply) => {
         const raw = method === 'GET' ? request.query : request.body;
         const input = opts.schema ? parse(opts.schema, raw, requestLocale(request)) : (raw as z.infer<S>);
-        return ok((await handler(input, request, reply)) ?? null);
+        const out = await handler(input, request, reply);
+        // A handler that answered by itself (a file download) returns the reply; errors before that
+        // still reach the scope's envelope handler.
+        return out === reply ? reply : ok(out ?? null);
       },
     });
   };

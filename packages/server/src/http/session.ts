@@ -10,7 +10,7 @@ declare module 'fastify' {
     session: Session | null;
   }
   interface FastifyContextConfig {
-    /** Roles that may call the route; absent = any signed-in role. */
+    /** Roles that may call the route (['*'] = any signed-in role); absent = nobody (fail closed). */
     roles?: readonly RoleOrAny[];
     /** No session needed (auth, common, open). */
     public?: boolean;
@@ -35,7 +35,8 @@ export function registerSessionAuth(app: FastifyInstance): void {
     const session = await resolveSession(app.ctx, bearerToken(request));
     if (!session) throw unauthorized();
     const roles = cfg.roles;
-    if (roles && !roles.includes(ANY_ROLE) && !roles.includes(session.role)) throw unauthorized();
+    // Fail closed: a route that names no roles is open to nobody.
+    if (!roles || (!roles.includes(ANY_ROLE) && !roles.includes(session.role))) throw unauthorized();
     // Signed-in state changes must carry the XSRF cookie's value in the header.
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       const cookie = request.cookies[XSRF_COOKIE];

@@ -1,0 +1,119 @@
+// App key (reference §3.3): the credential a gateway client presents. Created in two calls:
+// `/app/create/key` generates a value, `/app/key/config` stores it with its limits.
+import { z } from 'zod';
+import { idField, statusField, remarkField } from '../schemas/common';
+import { expiresAtField, idListField, ipListField, ownerIdField, quotaField } from '../schemas/usage-limits';
+import { keyFilterSchema, type KeyType } from './provider-key';
+
+export const APP_KEY_PATHS = {
+  generate: '/app/create/key',
+  config: '/app/key/config',
+  batch: '/app/key/batch/operate',
+  export: '/app/key/export',
+} as const;
+
+/** The original's default `secret_key_prefix` and key length (reference §3.3). */
+export const APP_KEY_PREFIX = 'sk-FastAPI';
+export const APP_KEY_LENGTH = 51;
+/** Generated keys only: prefix + letters and digits, so a guessed or pasted value cannot be stored. */
+export const appKeyField = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^${APP_KEY_PREFIX}[A-Za-z0-9]{${APP_KEY_LENGTH - APP_KEY_PREFIX.length}}$`), 'key.format');
+
+/** 1: expires at `quota_expires_at`; 2: `quota_expires_minutes` after the first call. */
+export const QuotaExpiresRule = { Fixed: 1, Duration: 2 } as const;
+
+/**
+ * The settings of a key. All optional, so batch updates change only what they name; a new key takes
+ * `APP_KEY_DEFAULTS` for the rest (zod would apply `.default()` even inside `.partial()`).
+ */
+export const appKeySettingsSchema = z.object({
+  models: idListField,
+  is_limit_quota: z.boolean(),
+  quota: quotaField,
+  quota_expires_rule: z.union([z.literal(QuotaExpiresRule.Fixed), z.literal(QuotaExpiresRule.Duration)]),
+  quota_expires_at: expiresAtField,
+  quota_expires_minutes: z.number().int().min(0).max(100 * 365 * 24 * 60),
+  is_bind_group: z.boolean(),
+  group: z.union([idField, z.literal('')]),
+  ip_whitelist: ipListField,
+  ip_blacklist: ipListField,
+  remark: remarkField,
+  status: statusField,
+}).partial();
+export type AppKeySettings = z.infer<typeof appKeySettingsSchema>;
+
+export const APP_KEY_DEFAULTS: Required<AppKeySettings> = {
+  models: [],
+  is_limit_quota: false,
+  quota: 0,
+  quota_expires_rule: QuotaExpiresRule.Fixed,
+  quota_expires_at: '',
+  quota_expires_minutes: 0,
+  is_bind_group: false,
+  group: '',
+  ip_whitelist: [],
+  ip_blacklist: [],
+  remark: '',
+  status: 1,
+};
+
+export const appKeyGenerateSchema = z.object({ app_id: ownerIdField, user_id: ownerIdField.optional() });
+
+/** No `id` = store the generated `key` for `app_id`; with `id` = update (key and app stay). */
+export const appKeyConfigSchema = appKeySettingsSchema.extend({
+  id: idField.optional(),
+  app_id: ownerIdField.optional(),
+  user_id: ownerIdField.optional(),
+  key: appKeyField.optional(),
+});
+
+/** `query_params` of the `all-*` actions: the key page's filters. */
+const queryParams = keyFilterSchema.omit({ type: true }).prefault({});
+
+/** `/app/key/batch/operate` payloads per action (reference §2.8). */
+export const appKeyBatchSchemas = {
+  create: appKeySettingsSchema.extend({ app_id: ownerIdField, user_id: ownerIdField.optional(), n: z.number().int().min(1).max(1000) }),
+  update: appKeySettingsSchema.extend({ ids: z.array(idField).min(1).max(1000) }),
+  status: z.object({ ids: z.array(idField).min(1).max(1000), value: statusField }),
+  delete: z.object({ ids: z.array(idField).min(1).max(1000) }),
+  'all-update': appKeySettingsSchema.extend({ query_params: queryParams }),
+  'all-status': z.object({ query_params: queryParams, value: statusField }),
+  'all-delete': z.object({ query_params: queryParams }),
+} as const;
+export type AppKeyBatchAction = keyof typeof appKeyBatchSchemas;
+export const appKeyBatchActionSchema = z.object({ action: z.enum(Object.keys(appKeyBatchSchemas) as [AppKeyBatchAction, ...AppKeyBatchAction[]]) });
+
+export const appKeyExportSchema = z.object({
+  ids: z.array(idField).max(10_000).optional(),
+  user_id: ownerIdField.optional(),
+  app_id: ownerIdField.optional(),
+});
+
+export interface AppKey {
+  id: string;
+  type: typeof KeyType.App;
+  user_id: number;
+  app_id: number;
+  app_name: string;
+  /** Masked in pages; full in detail for whoever may see the key. */
+  key: string;
+  models: string[];
+  model_names: string[];
+  is_limit_quota: boolean;
+  quota: number;
+  used_quota: number;
+  quota_expires_rule: number;
+  quota_expires_at: string;
+  quota_expires_minutes: number;
+  is_bind_group: boolean;
+  group: string;
+  group_name: string;
+  ip_whitelist: string[];
+  ip_blacklist: string[];
+  remark: string;
+  status: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,75 @@
+// App (reference §3.2): a user's client application. Its keys call the gateway; the app's models,
+// group, quota, expiry and IP lists apply to every one of them.
+import { z } from 'zod';
+import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { expiresAtField, idListField, idsFilter, ipListField, ownerIdField, ownerIdFilter, quotaField } from '../schemas/usage-limits';
+
+export const APP_PREFIX = '/app';
+
+const appFields = {
+  name: name100,
+  remark: remarkField.default(''),
+  /** Empty = no app-level restriction (user and group permissions still apply). */
+  models: idListField.default([]),
+  is_bind_group: z.boolean().default(false),
+  /** Group id, required when `is_bind_group`. */
+  group: z.union([idField, z.literal('')]).default(''),
+  is_limit_quota: z.boolean().default(false),
+  quota: quotaField.default(0),
+  quota_expires_at: expiresAtField.default(''),
+  ip_whitelist: ipListField.default([]),
+  ip_blacklist: ipListField.default([]),
+  status: statusField.default(1),
+};
+
+export const appCreateSchema = z.object({
+  /** Admins and resellers must name the owner; a user's own id is implied. */
+  user_id: ownerIdField.optional(),
+  ...appFields,
+  /** Also generate the app's first key (returned once as `key`). */
+  is_create_key: z.boolean().default(false),
+});
+export const appUpdateSchema = z.object({ id: idField, ...appFields });
+
+export const appPageSchema = pageSchema.extend({
+  user_id: ownerIdFilter,
+  app_id: ownerIdFilter,
+  name: textFilter,
+  models: idsFilter,
+  /** A full app key: finds the app that owns it. */
+  app_key: textFilter,
+  remark: textFilter,
+  status: statusFilter,
+  quota_expires_at: dateRangeFilter,
+});
+
+export interface App {
+  id: string;
+  app_id: number;
+  user_id: number;
+  name: string;
+  remark: string;
+  models: string[];
+  model_names: string[];
+  is_bind_group: boolean;
+  group: string;
+  group_name: string;
+  is_limit_quota: boolean;
+  quota: number;
+  used_quota: number;
+  quota_expires_at: string;
+  /** Arrays on output, newline strings on input (reference §3.2). */
+  ip_whitelist: string[];
+  ip_blacklist: string[];
+  status: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `GET /app/list`: picker rows. */
+export interface AppOption {
+  id: string;
+  app_id: number;
+  user_id: number;
+  name: string;
+}

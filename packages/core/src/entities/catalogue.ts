@@ -1,0 +1,62 @@
+// Enums and payload pieces shared by models, model agents and groups (SPEC §3, reference §3.5–§3.8).
+import { z } from 'zod';
+import { idField } from '../schemas/common';
+import { quotaField } from '../schemas/usage-limits';
+
+/** How a model, group or agent spreads calls over agents or keys: 1 round robin, 2 smooth weighted. */
+export const LbStrategy = { RoundRobin: 1, Weight: 2 } as const;
+export const lbStrategyField = z.union([z.literal(LbStrategy.RoundRobin), z.literal(LbStrategy.Weight)]);
+
+/** Forwarding rules (gateway-semantics §1.4); UsedQuota exists on groups only. */
+export const ForwardRule = { All: 1, Keywords: 2, ContentLength: 3, UsedQuota: 4 } as const;
+/** Keyword matching: 1 smart (a decision model picks), 2 regex. */
+export const MatchRule = { Smart: 1, Regex: 2 } as const;
+
+/** Id lists (models, groups, agents); absent = [] (reference §2.1). */
+export const idList = z.array(idField).max(5000).default([]);
+/** Weights of agents and groups: 1 to 100 (SPEC §5). */
+export const weightField = z.number().int().min(1).max(100);
+
+const modelRef = z.string().trim().max(32).default('');
+
+export const forwardConfigSchema = z
+  .object({
+    forward_rule: z.union([z.literal(ForwardRule.All), z.literal(ForwardRule.Keywords), z.literal(ForwardRule.ContentLength), z.literal(ForwardRule.UsedQuota)]).default(ForwardRule.All),
+    match_rule: z.array(z.union([z.literal(MatchRule.Smart), z.literal(MatchRule.Regex)])).max(2).default([]),
+    /** Model ids. */
+    target_model: modelRef,
+    decision_model: modelRef,
+    target_models: z.array(idField).max(100).default([]),
+    /** Keyword i selects target_models[i]; `|` inside a keyword reads "or". */
+    keywords: z.array(z.string().trim().min(1).max(500)).max(100).default([]),
+    content_length: z.number().int().min(0).max(10_000_000).default(0),
+    used_quota: quotaField.default(0),
+  })
+  .superRefine((f, ctx) => {
+    const need = (ok: boolean, path: string, message: string) => ok || ctx.addIssue({ code: 'custom', path: [path], message });
+    if (f.forward_rule === ForwardRule.All) need(!!f.target_model || f.target_models.length > 0, 'target_model', 'required');
+    if (f.forward_rule === ForwardRule.Keywords) {
+      need(f.keywords.length > 0, 'keywords', 'required');
+      need(f.keywords.length === f.target_models.length, 'target_models', 'one per keyword');
+      need(f.match_rule.length > 0, 'match_rule', 'required');
+      need(!f.match_rule.includes(MatchRule.Smart) || !!f.decision_model, 'decision_model', 'required');
+    }
+    if (f.forward_rule === ForwardRule.ContentLength) {
+      need(!!f.target_model, 'target_model', 'required');
+      need(f.content_length > 0, 'content_length', 'required');
+    }
+    if (f.forward_rule === ForwardRule.UsedQuota) need(!!f.target_model, 'target_model', 'required');
+  });
+export type ForwardConfig = z.infer<typeof forwardConfigSchema>;
+
+/** Response form: the input plus the names of the models it refers to. */
+export interface ForwardConfigWire extends ForwardConfig {
+  target_model_name: string;
+  decision_model_name: string;
+  target_model_names: string[];
+}
+
+/** Rate limits of groups (and later VIP levels): 0 or absent = unlimited (SPEC §5). */
+const limit = z.number().int().min(0).max(1_000_000_000).default(0);
+export const rateLimitsSchema = z.object({ rps: limit, rpm: limit, rpd: limit, tps: limit, tpm: limit, tpd: limit });
+export type RateLimits = z.infer<typeof rateLimitsSchema>;

@@ -1,0 +1,99 @@
+// Model agent: an upstream endpoint with its own keys, serving some models (reference §3.6, SPEC §3).
+import { z } from 'zod';
+import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { idsFilter } from '../schemas/usage-limits';
+import { idList, lbStrategyField, LbStrategy, weightField } from './catalogue';
+import { KEY_LINE } from './provider-key';
+
+export const MODEL_AGENT_PREFIX = '/model/agent';
+
+/** Newline-separated keys (reference §5.11) → the distinct non-empty lines. */
+export function splitKeys(text: string): string[] {
+  return [...new Set(text.split(/\r?\n/).map((k) => k.trim()).filter(Boolean))];
+}
+
+/** The `key` field: several keys, one per line, each of SPEC §5's format; "" = no keys. */
+export const providerKeysField = z
+  .string()
+  .max(2_000_000)
+  .default('')
+  .refine((text) => splitKeys(text).every((k) => KEY_LINE.test(k)), 'key.format')
+  .refine((text) => splitKeys(text).length <= 5000, 'key.format');
+
+const modelName = z.string().trim().min(1).max(100);
+
+const agentBase = z.object({
+  corp: idField,
+  name: name100,
+  base_url: z.string().trim().min(1).max(500),
+  path: z.string().trim().max(300).default(''),
+  weight: weightField.default(1),
+  models: idList,
+  /** Renames on the way upstream: replace_models[i] → target_models[i] (gateway-semantics §1.5). */
+  is_enable_model_replace: z.boolean().default(false),
+  replace_models: z.array(modelName).max(500).default([]),
+  target_models: z.array(modelName).max(500).default([]),
+  is_never_disable: z.boolean().default(false),
+  lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin),
+  key: providerKeysField,
+  /** Flags given to the keys created from `key` (reference §3.6). */
+  is_agents_only: z.boolean().default(true),
+  is_never_disable_key: z.boolean().default(false),
+  fallback_models: idList,
+  remark: remarkField.default(''),
+  status: statusField.default(1),
+});
+
+const pairs = <S extends z.ZodType<z.infer<typeof agentBase>>>(s: S) =>
+  s.refine((a) => a.replace_models.length === a.target_models.length, { path: ['target_models'], message: 'one per replace_models entry' });
+
+export const modelAgentCreateSchema = pairs(agentBase);
+export type ModelAgentCreate = z.infer<typeof modelAgentCreateSchema>;
+export const modelAgentUpdateSchema = pairs(agentBase.extend({ id: idField }));
+export type ModelAgentUpdate = z.infer<typeof modelAgentUpdateSchema>;
+
+export const modelAgentPageSchema = pageSchema.extend({
+  corp: z.string().trim().max(32).optional(),
+  name: textFilter,
+  base_url: textFilter,
+  path: textFilter,
+  models: idsFilter,
+  remark: textFilter,
+  status: statusFilter,
+  created_at: dateRangeFilter,
+});
+
+export interface ModelAgentListItem {
+  id: string;
+  corp: string;
+  name: string;
+  status: number;
+}
+
+export interface ModelAgent extends ModelAgentListItem {
+  corp_name: string;
+  base_url: string;
+  path: string;
+  weight: number;
+  models: string[];
+  model_names: string[];
+  is_enable_model_replace: boolean;
+  replace_models: string[];
+  target_models: string[];
+  is_never_disable: boolean;
+  lb_strategy: number;
+  fallback_models: string[];
+  fallback_model_names: string[];
+  /** Number of provider keys bound to the agent. */
+  key_count: number;
+  /** Detail only (admin): the bound keys, decrypted, one per line. */
+  key?: string;
+  /** Detail only: true when every bound key has the flag (so the form shows what an update keeps). */
+  is_agents_only?: boolean;
+  is_never_disable_key?: boolean;
+  is_auto_disabled: boolean;
+  auto_disabled_reason: string;
+  remark: string;
+  created_at: string;
+  updated_at: string;
+}

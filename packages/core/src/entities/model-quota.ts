@@ -1,0 +1,91 @@
+// A model's prices (reference §3.5, SPEC §3). Ratios are quota units per token: the console enters $/1K
+// tokens and sends price × 500 (reference §5.9); the server stores ratios. Fixed quotas are integer units
+// per call (or per unit where a block says so). All blocks live in models.quotas and are flat on the wire.
+import { z } from 'zod';
+import { quotaField } from '../schemas/usage-limits';
+
+/** 1 ratio (per token), 2 fixed quota (per call). */
+export const BillingMethod = { Ratio: 1, Fixed: 2 } as const;
+/** Multimodal billing: 1 by the official usage, 2 by the system's own counting. */
+export const BillingRule = { Official: 1, System: 2 } as const;
+
+const ratio = z.number().min(0).max(1_000_000_000).default(0);
+const fixed = quotaField.default(0);
+const billingMethod = z.union([z.literal(BillingMethod.Ratio), z.literal(BillingMethod.Fixed)]).default(BillingMethod.Ratio);
+
+/** At most one `is_default` row in a price table. */
+const oneDefault = <T extends { is_default: boolean }>(rows: T[]) => rows.filter((r) => r.is_default).length <= 1;
+const table = <S extends z.ZodType<{ is_default: boolean }>>(row: S) => z.array(row).max(200).default([]).refine(oneDefault, 'only one default');
+
+export const textQuotaSchema = z.object({ billing_method: billingMethod, prompt_ratio: ratio, completion_ratio: ratio, cached_ratio: ratio, fixed_quota: fixed });
+export type TextQuota = z.infer<typeof textQuotaSchema>;
+
+export const IMAGE_QUALITIES = ['standard', 'hd', 'low', 'medium', 'high', 'auto'] as const;
+export const imageQuotaSchema = z.object({
+  billing_method: billingMethod,
+  /** Per-image prices by quality × size. */
+  generation_quotas: table(
+    z.object({
+      quality: z.string().trim().max(20).default(''),
+      width: z.number().int().min(0).max(100_000),
+      height: z.number().int().min(0).max(100_000),
+      fixed_quota: fixed,
+      is_default: z.boolean().default(false),
+    }),
+  ),
+  text_ratio: ratio,
+  input_ratio: ratio,
+  output_ratio: ratio,
+  cached_ratio: ratio,
+  fixed_quota: fixed,
+});
+
+export const VISION_MODES = ['low', 'high', 'auto'] as const;
+export const SEARCH_CONTEXT_SIZES = ['low', 'medium', 'high'] as const;
+export const multimodalQuotaSchema = z.object({
+  billing_rule: z.union([z.literal(BillingRule.Official), z.literal(BillingRule.System)]).default(BillingRule.Official),
+  text_quota: textQuotaSchema.default(textQuotaSchema.parse({})),
+  vision_quotas: table(z.object({ mode: z.enum(VISION_MODES), fixed_quota: fixed, is_default: z.boolean().default(false) })),
+  /** Flat price of one search (Google-style). */
+  search_quota: fixed,
+  /** Per search-context-size prices (OpenAI-style). */
+  search_quotas: table(z.object({ search_context_size: z.enum(SEARCH_CONTEXT_SIZES), fixed_quota: fixed, is_default: z.boolean().default(false) })),
+});
+
+/** Realtime and multimodal-audio models price text and audio tokens apart. */
+export const mixedQuotaSchema = z.object({
+  text_quota: textQuotaSchema.default(textQuotaSchema.parse({})),
+  audio_quota: textQuotaSchema.default(textQuotaSchema.parse({})),
+  fixed_quota: fixed,
+});
+
+export const MIDJOURNEY_ACTIONS = ['IMAGINE', 'UPSCALE', 'VARIATION', 'REROLL', 'DESCRIBE', 'BLEND', 'SHORTEN', 'INPAINT', 'ZOOM', 'PAN', 'SWAP_FACE'] as const;
+export const midjourneyQuotaSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  action: z.enum(MIDJOURNEY_ACTIONS),
+  path: z.string().trim().max(300).default(''),
+  fixed_quota: fixed,
+});
+
+/**
+ * Digital human, audio clone and video second creation (SPEC §3; never published, designed by analogy):
+ * a fixed quota per unit of work, e.g. per second of generated video or per call.
+ */
+export const QUOTA_UNITS = ['call', 'second', 'minute', 'character'] as const;
+export const unitQuotaSchema = z.object({ fixed_quota: fixed, unit: z.enum(QUOTA_UNITS).default('call') });
+
+/** Every price block a model may carry; each is optional (a model of type 1 only needs text_quota). */
+export const modelQuotasSchema = z.object({
+  text_quota: textQuotaSchema.optional(),
+  image_quota: imageQuotaSchema.optional(),
+  audio_quota: textQuotaSchema.optional(),
+  multimodal_quota: multimodalQuotaSchema.optional(),
+  realtime_quota: mixedQuotaSchema.optional(),
+  multimodal_audio_quota: mixedQuotaSchema.optional(),
+  midjourney_quotas: z.array(midjourneyQuotaSchema).max(100).optional(),
+  digital_human_quota: unitQuotaSchema.optional(),
+  audio_clone_quota: unitQuotaSchema.optional(),
+  video_second_creation_quota: unitQuotaSchema.optional(),
+});
+export type ModelQuotas = z.infer<typeof modelQuotasSchema>;
+export const QUOTA_KEYS = Object.keys(modelQuotasSchema.shape) as (keyof ModelQuotas)[];

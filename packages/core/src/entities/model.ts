@@ -1,0 +1,191 @@
+// Model: what clients ask the gateway for, its prices and its routing (reference §3.5, SPEC §3, §4).
+import { z } from 'zod';
+import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { forwardConfigSchema, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
+import { modelQuotasSchema, type ModelQuotas } from './model-quota';
+
+export const MODEL_PREFIX = '/model';
+
+/** SPEC §4 and reference §3.5. */
+export const ModelType = {
+  Text: 1,
+  TextToImage: 2,
+  ImageToText: 3,
+  ImageToImage: 4,
+  TextToSpeech: 5,
+  SpeechToText: 6,
+  Embedding: 7,
+  Multimodal: 100,
+  MultimodalRealtime: 101,
+  MultimodalSpeech: 102,
+  MultimodalEmbedding: 103,
+  DigitalHuman: 1000,
+  AudioClone: 1001,
+  VideoSecondCreation: 1002,
+} as const;
+export type ModelTypeValue = (typeof ModelType)[keyof typeof ModelType];
+export const MODEL_TYPES = Object.values(ModelType) as ModelTypeValue[];
+
+/** Picker labels (the model tree's middle level uses them too). */
+export const MODEL_TYPE_LABELS: Record<ModelTypeValue, { 'zh-CN': string; 'en-US': string }> = {
+  1: { 'zh-CN': '文生文', 'en-US': 'Text to text' },
+  2: { 'zh-CN': '文生图', 'en-US': 'Text to image' },
+  3: { 'zh-CN': '图生文', 'en-US': 'Image to text' },
+  4: { 'zh-CN': '图生图', 'en-US': 'Image to image' },
+  5: { 'zh-CN': '文生语音', 'en-US': 'Text to speech' },
+  6: { 'zh-CN': '语音生文', 'en-US': 'Speech to text' },
+  7: { 'zh-CN': '向量', 'en-US': 'Embedding' },
+  100: { 'zh-CN': '多模态', 'en-US': 'Multimodal' },
+  101: { 'zh-CN': '多模态实时', 'en-US': 'Multimodal realtime' },
+  102: { 'zh-CN': '多模态语音', 'en-US': 'Multimodal speech' },
+  103: { 'zh-CN': '多模态向量', 'en-US': 'Multimodal embedding' },
+  1000: { 'zh-CN': '数字人', 'en-US': 'Digital human' },
+  1001: { 'zh-CN': '声音克隆', 'en-US': 'Audio clone' },
+  1002: { 'zh-CN': '视频二创', 'en-US': 'Video second creation' },
+};
+
+/** Request and response body format: 1 the gateway's unified (OpenAI) shape, 2 the vendor's own. */
+export const DataFormat = { Unified: 1, Official: 2 } as const;
+
+const modelTypeField = z.union(MODEL_TYPES.map((t) => z.literal(t)) as unknown as [z.ZodLiteral<ModelTypeValue>, z.ZodLiteral<ModelTypeValue>]);
+const dataFormatField = z.union([z.literal(DataFormat.Unified), z.literal(DataFormat.Official)]).default(DataFormat.Unified);
+
+export const presetConfigSchema = z.object({
+  is_support_system_role: z.boolean().default(true),
+  system_role_prompt: z.string().max(20_000).default(''),
+  min_tokens: z.number().int().min(0).max(10_000_000).default(0),
+  max_tokens: z.number().int().min(0).max(10_000_000).default(0),
+  is_support_stream: z.boolean().default(true),
+});
+export type PresetConfig = z.infer<typeof presetConfigSchema>;
+
+export const fallbackConfigSchema = z.object({ model_agent: z.string().trim().max(32).default(''), model: z.string().trim().max(32).default('') });
+export type FallbackConfig = z.infer<typeof fallbackConfigSchema>;
+
+/** Models forward by rules 1–3; rule 4 (used quota) belongs to groups. */
+const modelForwardSchema = forwardConfigSchema.refine((f) => f.forward_rule !== ForwardRule.UsedQuota, { path: ['forward_rule'], message: '1 | 2 | 3' });
+
+const modelBase = z
+  .object({
+    corp: idField,
+    name: name100,
+    /** Upstream model id; may contain `*` (a regex catch-all, gateway-semantics §1.3). */
+    model: name100,
+    type: modelTypeField,
+    base_url: z.string().trim().max(500).default(''),
+    path: z.string().trim().max(300).default(''),
+    remark: remarkField.default(''),
+    request_data_format: dataFormatField,
+    response_data_format: dataFormatField,
+    is_public: z.boolean().default(false),
+    groups: idList,
+    is_enable_preset_config: z.boolean().default(false),
+    preset_config: presetConfigSchema.default(presetConfigSchema.parse({})),
+    is_enable_model_agent: z.boolean().default(false),
+    lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin),
+    model_agents: idList,
+    is_enable_forward: z.boolean().default(false),
+    forward_config: modelForwardSchema.optional(),
+    is_enable_fallback: z.boolean().default(false),
+    fallback_config: fallbackConfigSchema.default({ model_agent: '', model: '' }),
+    status: statusField.default(1),
+  })
+  .extend(modelQuotasSchema.shape);
+
+/** Switched-on forwarding and fallback need their settings. */
+const complete = <S extends z.ZodType<z.infer<typeof modelBase>>>(s: S) =>
+  s
+    .refine((m) => !m.is_enable_forward || m.forward_config, { path: ['forward_config'], message: 'required' })
+    .refine((m) => !m.is_enable_fallback || m.fallback_config.model_agent || m.fallback_config.model, { path: ['fallback_config'], message: 'required' });
+
+export const modelCreateSchema = complete(modelBase);
+export type ModelCreate = z.infer<typeof modelCreateSchema>;
+export const modelUpdateSchema = complete(modelBase.extend({ id: idField }));
+export type ModelUpdate = z.infer<typeof modelUpdateSchema>;
+
+export const modelPageSchema = pageSchema.extend({
+  corp: z.string().trim().max(32).optional(),
+  name: textFilter,
+  model: textFilter,
+  type: z.union([z.literal(0), modelTypeField]).optional(),
+  /** Admin only: models in this group. */
+  group: z.string().trim().max(32).optional(),
+  remark: textFilter,
+  status: statusFilter,
+  created_at: dateRangeFilter,
+});
+
+/** `POST /model/permissions`: the models granted to one record (reference §3.5). */
+export const MODEL_PERMISSION_ACTIONS = ['user', 'app', 'key', 'agent', 'fallback', 'group'] as const;
+export const modelPermissionsSchema = z.object({
+  id: z.union([idField, z.number().int().min(1).transform(String)]),
+  action: z.enum(MODEL_PERMISSION_ACTIONS),
+  corp: z.string().trim().max(32).optional(),
+  name: textFilter,
+  model: textFilter,
+  type: z.union([z.literal(0), modelTypeField]).optional(),
+  status: statusFilter,
+});
+
+/** Batch actions beside status/delete (reference §2.8): value true/false, or "all" with the settings. */
+export const modelBatchAgentSchema = z.object({ lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin), model_agents: idList });
+export const modelBatchForwardSchema = z.object({ target_model: idField });
+export const modelBatchFallbackSchema = z.object({ fallback_config: fallbackConfigSchema.refine((f) => f.model_agent || f.model, 'required') });
+
+/** A row of `GET /model/list` and of permissions results. */
+export interface ModelListItem {
+  id: string;
+  corp: string;
+  name: string;
+  model: string;
+  type: number;
+  status: number;
+}
+
+export interface Model extends ModelListItem, ModelQuotas {
+  corp_name: string;
+  corp_code: string;
+  base_url: string;
+  path: string;
+  remark: string;
+  request_data_format: number;
+  response_data_format: number;
+  is_public: boolean;
+  groups: string[];
+  group_names: string[];
+  is_enable_preset_config: boolean;
+  preset_config: PresetConfig;
+  is_enable_model_agent: boolean;
+  lb_strategy: number;
+  model_agents: string[];
+  model_agent_names: string[];
+  is_enable_forward: boolean;
+  forward_config: ForwardConfigWire | null;
+  is_enable_fallback: boolean;
+  fallback_config: FallbackConfig & { model_agent_name: string; model_name: string };
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * "My model" (reseller, user): what the account may call, with the discount of the group the gateway
+ * would bill it through (1 = full price when no group applies). Routing internals are withheld.
+ */
+export interface MyModel extends ModelListItem, ModelQuotas {
+  corp_name: string;
+  corp_code: string;
+  request_data_format: number;
+  response_data_format: number;
+  group: string;
+  group_name: string;
+  discount: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ModelTreeNode {
+  title: string;
+  value: string;
+  key: string;
+  children?: ModelTreeNode[];
+}

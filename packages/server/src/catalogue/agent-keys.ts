@@ -1,0 +1,106 @@
+// The keys typed into a model agent's `key` field (reference §3.6) are provider_keys rows bound to the
+// agent through provider_keys.model_agents (the stored side of the key ⇄ agent link).
+// On create/update each listed key is sealed (security/api-keys.ts) and bound: a key already stored
+// (same hash) is bound to this agent too; a new one becomes a row with the agent's corp and models.
+// A bound key that is no longer listed is unbound. If it is then bound to no agent and is agents-only
+// (usable only through agents — the default for keys typed into an agent), nothing can use it, so the
+// row is deleted; a key that is also usable directly (is_agents_only off, e.g. made on the key page)
+// stays as a plain model key. Keys are never logged.
+import { Status } from '@fastgate/core/constants';
+import type { Kysely, Transaction } from 'kysely';
+import type { Ctx } from '../context';
+import type { Database, ModelAgentRow, ProviderKeyRow } from '../db/schema';
+import { newId } from '../http/ids';
+import { hashKey, sealKey } from '../security/api-keys';
+import { idsOf } from './links';
+
+export interface AgentKeyFlags {
+  is_agents_only: boolean;
+  is_never_disable_key: boolean;
+}
+
+/** Keys bound to `agentId` (a textual pre-filter, then the parsed array decides). */
+export async function boundKeys(db: Kysely<Database> | Transaction<Database>, agentIds: readonly string[]): Promise<ProviderKeyRow[]> {
+  if (!agentIds.length) return [];
+  const rows = await db
+    .selectFrom('provider_keys')
+    .selectAll()
+    .where((eb) => eb.or(agentIds.map((id) => eb('model_agents', 'like', `%"${id.replace(/["\\%_]/g, '')}"%`))))
+    .execute();
+  const wanted = new Set(agentIds);
+  return rows.filter((r) => idsOf(r.model_agents).some((a) => wanted.has(a)));
+}
+
+/**
+ * Makes `keys` exactly the keys bound to `agent`; `null` keys = unbind all (agent deleted). Returns the
+ * provider_keys ids written, for change events.
+ */
+export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent: ModelAgentRow, keys: string[] | null, flags: AgentKeyFlags): Promise<{ changed: string[]; created: string[]; deleted: string[] }> {
+  const out = { changed: [] as string[], created: [] as string[], deleted: [] as string[] };
+  const now = Date.now();
+  const bound = await boundKeys(trx, [agent.id]);
+  const wanted = new Map((keys ?? []).map((k) => [hashKey(k), k]));
+  const flagValues = { is_agents_only: flags.is_agents_only ? 1 : 0, is_never_disable: flags.is_never_disable_key ? 1 : 0 };
+
+  for (const row of bound) {
+    const agents = idsOf(row.model_agents);
+    if (wanted.has(row.key_hash)) {
+      // Keys only this agent uses follow its corp and models.
+      const own = agents.length === 1 ? { corp: agent.corp, models: agent.models } : {};
+      await trx.updateTable('provider_keys').set({ ...flagValues, ...own, updated_at: now }).where('id', '=', row.id).execute();
+      out.changed.push(row.id);
+      continue;
+    }
+    const rest = agents.filter((a) => a !== agent.id);
+    if (!rest.length && row.is_agents_only === 1) {
+      await trx.deleteFrom('provider_keys').where('id', '=', row.id).execute();
+      out.deleted.push(row.id);
+    } else {
+      await trx.updateTable('provider_keys').set({ model_agents: JSON.stringify(rest), updated_at: now }).where('id', '=', row.id).execute();
+      out.changed.push(row.id);
+    }
+  }
+
+  const boundHashes = new Set(bound.map((r) => r.key_hash));
+  const fresh = [...wanted].filter(([hash]) => !boundHashes.has(hash));
+  const stored = fresh.length ? await trx.selectFrom('provider_keys').selectAll().where('key_hash', 'in', fresh.map(([h]) => h)).execute() : [];
+  const byHash = new Map(stored.map((r) => [r.key_hash, r]));
+  for (const [hash, key] of fresh) {
+    const existing = byHash.get(hash);
+    if (existing) {
+      await trx.updateTable('provider_keys').set({ model_agents: JSON.stringify([...idsOf(existing.model_agents), agent.id]), updated_at: now }).where('id', '=', existing.id).execute();
+      out.changed.push(existing.id);
+      continue;
+    }
+    const id = newId();
+    await trx
+      .insertInto('provider_keys')
+      .values({
+        id,
+        corp: agent.corp,
+        ...sealKey(ctx.secrets, key),
+        weight: 1,
+        remark: '',
+        ...flagValues,
+        is_limit_quota: 0,
+        is_auto_disabled: 0,
+        auto_disabled_reason: '',
+        quota: 0,
+        used_quota: 0,
+        models: agent.models,
+        model_agents: JSON.stringify([agent.id]),
+        status: Status.Normal,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    out.created.push(id);
+  }
+  return out;
+}
+
+export function publishKeyChanges(ctx: Ctx, r: { changed: string[]; created: string[]; deleted: string[] }): void {
+  if (r.created.length) ctx.bus.publish({ entity: 'provider_keys', op: 'create', ids: r.created });
+  if (r.changed.length) ctx.bus.publish({ entity: 'provider_keys', op: 'update', ids: r.changed });
+  if (r.deleted.length) ctx.bus.publish({ entity: 'provider_keys', op: 'delete', ids: r.deleted });
+}

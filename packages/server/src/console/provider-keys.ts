@@ -1,0 +1,130 @@
+// Model (provider) keys at rest and on the wire (reference §3.4): `/key` type 2, admins only. Sealed
+// like app keys; the gateway decrypts them from its snapshot, lists show the mask.
+import { KeyType, keyPageSchema, type KeyFilter, type ModelKey } from '@fastgate/core/entities/provider-key';
+import type { modelKeyCreateSchema, modelKeyUpdateSchema } from '@fastgate/core/entities/provider-key';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { z } from 'zod';
+import { holdsAny, idsOf, requireRows } from '../catalogue/links';
+import type { Ctx } from '../context';
+import type { ProviderKeyRow } from '../db/schema';
+import { contains, resource, type Caller } from '../http/crud';
+import { businessError } from '../http/errors';
+import { newId } from '../http/ids';
+import { formatTime } from '../http/time';
+import { sealKey } from '../security/api-keys';
+import { inTimeRange, keyMatches } from './record-filters';
+
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+type Settings = Omit<z.infer<typeof modelKeyCreateSchema>, 'key' | 'type'>;
+
+function modelKeyFilter(ctx: Ctx, q: AnyQuery, f: KeyFilter): AnyQuery {
+  let out = keyMatches(q, f.key);
+  if (f.corp) out = out.where('corp', '=', f.corp);
+  for (const [column, ids] of [['models', f.models], ['model_agents', f.model_agents]] as const) {
+    const held = holdsAny(column, ids);
+    if (held) out = out.where(held);
+  }
+  if (f.quota !== undefined) out = out.where('is_limit_quota', '=', 1).where('quota', '<', f.quota);
+  if (f.status) out = out.where('status', '=', f.status);
+  out = contains(out, 'remark', f.remark);
+  return inTimeRange(ctx, out, 'created_at', f.created_at);
+}
+
+async function names(ctx: Ctx, table: 'corps' | 'models' | 'model_agents', ids: Set<string>): Promise<Map<string, string>> {
+  if (!ids.size) return new Map();
+  const rows = await (ctx.db as unknown as Kysely<any>).selectFrom(table).select(['id', 'name']).where('id', 'in', [...ids]).execute();
+  return new Map(rows.map((r: { id: string; name: string }) => [r.id, r.name]));
+}
+
+export function modelKeyResource(ctx: Ctx) {
+  return resource(ctx, {
+    table: 'provider_keys',
+    page: { schema: keyPageSchema, filter: (q, f) => modelKeyFilter(ctx, q, f), order: [['status', 'asc'], ['updated_at', 'desc'], ['key_mask', 'asc']] },
+    prepare: async (rows: ProviderKeyRow[]) => ({
+      corps: await names(ctx, 'corps', new Set(rows.map((r) => r.corp))),
+      models: await names(ctx, 'models', new Set(rows.flatMap((r) => idsOf(r.models)))),
+      agents: await names(ctx, 'model_agents', new Set(rows.flatMap((r) => idsOf(r.model_agents)))),
+    }),
+    toWire: (row: ProviderKeyRow, _c, view, n): ModelKey => {
+      const models = idsOf(row.models);
+      const agents = idsOf(row.model_agents);
+      return {
+        id: row.id,
+        type: KeyType.Model,
+        corp: row.corp,
+        corp_name: n.corps.get(row.corp) ?? '',
+        key: view === 'detail' ? ctx.secrets.decrypt(row.key_cipher) : row.key_mask,
+        weight: row.weight,
+        models,
+        model_names: models.flatMap((id) => n.models.get(id) ?? []),
+        model_agents: agents,
+        model_agent_names: agents.flatMap((id) => n.agents.get(id) ?? []),
+        is_agents_only: row.is_agents_only === 1,
+        is_never_disable: row.is_never_disable === 1,
+        is_limit_quota: row.is_limit_quota === 1,
+        quota: row.quota,
+        used_quota: row.used_quota,
+        is_auto_disabled: row.is_auto_disabled === 1,
+        auto_disabled_reason: row.auto_disabled_reason,
+        remark: row.remark,
+        status: row.status,
+        created_at: formatTime(row.created_at, ctx.config.timeZone),
+        updated_at: formatTime(row.updated_at, ctx.config.timeZone),
+      };
+    },
+  });
+}
+export type ModelKeyResource = ReturnType<typeof modelKeyResource>;
+
+async function settingsColumns(ctx: Ctx, s: Settings) {
+  await requireRows(ctx.db, 'corps', 'corp', [s.corp]);
+  await requireRows(ctx.db, 'models', 'models', s.models);
+  await requireRows(ctx.db, 'model_agents', 'model_agents', s.model_agents);
+  return {
+    corp: s.corp,
+    models: JSON.stringify([...new Set(s.models)]),
+    model_agents: JSON.stringify([...new Set(s.model_agents)]),
+    is_agents_only: s.is_agents_only ? 1 : 0,
+    is_never_disable: s.is_never_disable ? 1 : 0,
+    weight: s.weight,
+    is_limit_quota: s.is_limit_quota ? 1 : 0,
+    quota: s.quota,
+    remark: s.remark,
+    status: s.status,
+  };
+}
+
+/** Refuses keys already stored (compared by hash, the plaintext is never queried). */
+async function requireNew(ctx: Ctx, hashes: string[], except?: string) {
+  let q = ctx.db.selectFrom('provider_keys').select('id').where('key_hash', 'in', hashes);
+  if (except) q = q.where('id', '!=', except);
+  if (await q.executeTakeFirst()) throw businessError('key.exists');
+}
+
+/** One row per key line (reference §3.4); returns their ids. */
+export async function createModelKeys(ctx: Ctx, input: z.infer<typeof modelKeyCreateSchema>): Promise<string[]> {
+  const { key: keys, type: _type, ...settings } = input;
+  const cols = await settingsColumns(ctx, settings);
+  const sealed = keys.map((k) => sealKey(ctx.secrets, k));
+  await requireNew(ctx, sealed.map((s) => s.key_hash));
+  const now = Date.now();
+  const rows = sealed.map((s) => ({ id: newId(), ...s, ...cols, used_quota: 0, is_auto_disabled: 0, auto_disabled_reason: '', created_at: now, updated_at: now }));
+  await ctx.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 200) await trx.insertInto('provider_keys').values(rows.slice(i, i + 200)).execute();
+  });
+  ctx.bus.publish({ entity: 'provider_keys', op: 'create', ids: rows.map((r) => r.id) });
+  return rows.map((r) => r.id);
+}
+
+export async function updateModelKey(c: Caller, res: ModelKeyResource, input: z.infer<typeof modelKeyUpdateSchema>): Promise<void> {
+  const { ctx } = c;
+  const { id, key, type: _type, ...settings } = input;
+  const [existing] = await res.visible(c, [id]);
+  const values: Record<string, unknown> = await settingsColumns(ctx, settings);
+  if (key) {
+    const sealed = sealKey(ctx.secrets, key);
+    await requireNew(ctx, [sealed.key_hash], id);
+    Object.assign(values, sealed);
+  }
+  await res.updateRows(c, [existing!], values);
+}

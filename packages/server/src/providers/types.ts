@@ -1,0 +1,140 @@
+// The contract between the gateway pipeline and the provider adapters (STYLE §3): adapters are pure
+// transforms — no I/O, no retries, no billing, no config reads. The gateway owns everything else.
+// The gateway speaks OpenAI chat internally: every adapter converts to and from it.
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** Prompt tokens served from the provider's cache, when it says so. */
+  cached_tokens?: number;
+}
+
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'low' | 'high' | 'auto' } }
+  | { type: 'input_audio'; input_audio: { data: string; format: string } };
+
+export interface ToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ChatMessage {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content: string | ContentPart[] | null;
+  name?: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+}
+
+/** The OpenAI chat request; unknown fields pass through to OpenAI-family upstreams untouched. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  n?: number;
+  stop?: string | string[];
+  tools?: { type: 'function'; function: { name: string; description?: string; parameters?: unknown } }[];
+  tool_choice?: unknown;
+  user?: string;
+  [extra: string]: unknown;
+}
+
+export interface ChatChoice {
+  index: number;
+  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning_content?: string };
+  finish_reason: string | null;
+}
+
+export interface ChatResponse {
+  id: string;
+  object: 'chat.completion';
+  created: number;
+  model: string;
+  choices: ChatChoice[];
+  usage?: Usage;
+  [extra: string]: unknown;
+}
+
+export interface ChatChunk {
+  id: string;
+  object: 'chat.completion.chunk';
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    delta: { role?: 'assistant'; content?: string | null; tool_calls?: (Partial<ToolCall> & { index: number })[]; reasoning_content?: string };
+    finish_reason: string | null;
+  }[];
+  usage?: Usage | null;
+  [extra: string]: unknown;
+}
+
+/** Where one upstream attempt goes: from the model agent (or the model's own base_url) and a key. */
+export interface UpstreamTarget {
+  /** e.g. https://api.openai.com — without a trailing slash. */
+  baseUrl: string;
+  /** The agent's path override ('' = the family's default path for the endpoint). */
+  path: string;
+  /** The provider key in plain text (never logged). */
+  key: string;
+  /** The upstream model id after forwarding and replacement. */
+  model: string;
+}
+
+export interface UpstreamRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One parsed server-sent event (framing is parsed once in the gateway with eventsource-parser). */
+export interface StreamEvent {
+  event?: string;
+  data: string;
+}
+
+export interface StreamStep {
+  chunks: ChatChunk[];
+  /** Usage seen in this event; later values overwrite earlier ones field by field. */
+  usage?: Usage;
+  /** The upstream signalled the end of the answer. */
+  done?: boolean;
+  /** The upstream reported a failure inside the stream (Anthropic `error` event, an OpenAI-compatible
+   *  host's `{"error": …}` chunk): the gateway ends the stream with it instead of waiting for EOF. */
+  error?: UpstreamError;
+}
+
+/** An upstream failure in OpenAI's error shape, with what the gateway needs to decide retry/disable. */
+export interface UpstreamError {
+  status: number;
+  message: string;
+  type: string;
+  code: string | null;
+}
+
+export interface ChatAdapter<State> {
+  buildRequest(target: UpstreamTarget, request: ChatRequest): UpstreamRequest;
+  /** `json` is the upstream's parsed body; the response's `model` is set by the gateway afterwards. */
+  parseResponse(json: unknown): { body: ChatResponse; usage?: Usage };
+  newStreamState(): State;
+  parseStreamEvent(event: StreamEvent, state: State): StreamStep;
+}
+
+/** OpenAI endpoints other than chat, passed through with the model replaced (OpenAI-family only). */
+export type PassthroughEndpoint = 'completions' | 'embeddings' | 'images/generations' | 'audio/speech' | 'audio/transcriptions' | 'moderations';
+
+export interface ProviderAdapter {
+  chat: ChatAdapter<any>;
+  /** Request for a non-chat OpenAI endpoint, or undefined when the family has none. */
+  passthrough?(target: UpstreamTarget, endpoint: PassthroughEndpoint, contentType: string): { url: string; headers: Record<string, string> };
+  /** The upstream's error body (any shape) → an OpenAI-shaped error. */
+  mapError(status: number, bodyText: string): UpstreamError;
+}

@@ -2,6 +2,7 @@
 // new screen is one line here plus its folder under src/pages/.
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { REDIRECT_ROUTE, USER_CENTER } from '@fastgate/core/routes';
+import { corpPages } from '../pages/corp';
 
 export interface LazyPage {
   Component: LazyExoticComponent<ComponentType>;
@@ -15,9 +16,15 @@ export function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyP
   return { Component: lazy(preload), preload };
 }
 
+/** A screen folder's `index.ts` (route name → loader) as lazy pages. */
+export function lazyPages(loaders: Record<string, () => Promise<{ default: ComponentType }>>): Record<string, LazyPage> {
+  return Object.fromEntries(Object.entries(loaders).map(([name, load]) => [name, lazyPage(load)]));
+}
+
 export const pages: Partial<Record<string, LazyPage>> = {
   [USER_CENTER]: lazyPage(() => import('../pages/user/center')),
   [REDIRECT_ROUTE]: lazyPage(() => import('../pages/redirect')),
+  ...lazyPages(corpPages),
 };
 
 export function hasPage(name: string): boolean {

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest, UpstreamTarget } from '../types';
+import { fromAnthropicResponse, toAnthropicRequest } from './chat';
+import textResponse from './fixtures/response-text.json';
+import toolResponse from './fixtures/response-tool-use.json';
+import { anthropicAdapter } from './index';
+
+const target: UpstreamTarget = { baseUrl: 'https://api.anthropic.com', path: '', key: 'sk-ant', model: 'claude-sonnet-4-20250514' };
+const PNG = 'iVBORw0KGgo=';
+
+const toolConversation: ChatRequest = {
+  model: 'claude',
+  messages: [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'developer', content: [{ type: 'text', text: 'Use tools.' }] },
+    { role: 'user', content: [{ type: 'text', text: 'Weather here and now?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } }, { type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } }] },
+    {
+      role: 'assistant',
+      content: 'Checking.',
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+        { id: 'call_2', type: 'function', function: { name: 'get_time', arguments: '' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'call_1', content: '{"temp":21}' },
+    { role: 'tool', tool_call_id: 'call_2', content: [{ type: 'text', text: '12:00' }] },
+    { role: 'user', content: 'Thanks' },
+  ],
+  tools: [
+    { type: 'function', function: { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+    { type: 'function', function: { name: 'get_time' } },
+  ],
+  tool_choice: 'required',
+  parallel_tool_calls: false,
+  stop: 'END',
+  temperature: 1.5,
+  top_p: 0.9,
+  user: 'u-1',
+};
+
+describe('OpenAI chat → Anthropic Messages', () => {
+  it('builds URL, headers and a minimal body (max_tokens defaults to 4096)', () => {
+    const r = anthropicAdapter.chat.buildRequest(target, { model: 'claude', messages: [{ role: 'user', content: 'hi' }] });
+    expect(r.url).toBe('https://api.anthropic.com/v1/messages');
+    expect(r.headers).toEqual({ 'x-api-key': 'sk-ant', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' });
+    expect(JSON.parse(r.body)).toEqual({ model: 'claude-sonnet-4-20250514', max_tokens: 4096, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+  });
+
+  it('converts system, images, tool calls, tool results and parameters', () => {
+    const body = toAnthropicRequest('claude-x', toolConversation);
+    expect(body.system).toBe('You are terse.\n\nUse tools.');
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Weather here and now?' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+          { type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking.' },
+          { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } },
+          { type: 'tool_use', id: 'call_2', name: 'get_time', input: {} },
+        ],
+      },
+      // Both tool results and the next user text merge into one user turn.
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'call_1', content: '{"temp":21}' },
+          { type: 'tool_result', tool_use_id: 'call_2', content: '12:00' },
+          { type: 'text', text: 'Thanks' },
+        ],
+      },
+    ]);
+    expect(body.tools).toEqual([
+      { name: 'get_weather', description: 'Weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } },
+      { name: 'get_time', description: undefined, input_schema: { type: 'object', properties: {} } },
+    ]);
+    expect(body.tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    expect(body).toMatchObject({ stop_sequences: ['END'], temperature: 1, metadata: { user_id: 'u-1' }, max_tokens: 4096 });
+    expect(body).not.toHaveProperty('top_p');
+    expect(toAnthropicRequest('m', { model: 'm', messages: [], top_p: 0.5 }).top_p).toBe(0.5);
+  });
+
+  it('uses max_completion_tokens or max_tokens, and maps tool_choice variants', () => {
+    expect(toAnthropicRequest('m', { model: 'm', messages: [], max_tokens: 10 }).max_tokens).toBe(10);
+    expect(toAnthropicRequest('m', { model: 'm', messages: [], max_tokens: 10, max_completion_tokens: 20 }).max_tokens).toBe(20);
+    const tools = toolConversation.tools;
+    expect(toAnthropicRequest('m', { model: 'm', messages: [], tools, tool_choice: { type: 'function', function: { name: 'get_time' } } }).tool_choice).toEqual({ type: 'tool', name: 'get_time' });
+    expect(toAnthropicRequest('m', { model: 'm', messages: [], tools, tool_choice: 'none' }).tool_choice).toEqual({ type: 'none' });
+    expect(toAnthropicRequest('m', { model: 'm', messages: [], tools }).tool_choice).toBeUndefined();
+    expect(toAnthropicRequest('m', { model: 'm', messages: [], stream: true, stop: [' ', 'x'] })).toMatchObject({ stream: true, stop_sequences: ['x'] });
+  });
+});
+
+describe('Anthropic message → OpenAI chat response', () => {
+  it('reads text, stop reason and usage with cache reads', () => {
+    const { body, usage } = fromAnthropicResponse(textResponse, 1700000000);
+    expect(body).toMatchObject({ id: 'msg_013Zva2CMHLNnXjNJJKqJ2EF', object: 'chat.completion', created: 1700000000, model: 'claude-sonnet-4-20250514' });
+    expect(body.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Hi! My name is Claude.' }, finish_reason: 'stop' }]);
+    // input_tokens excludes cache reads; OpenAI's prompt_tokens includes them.
+    expect(usage).toEqual({ prompt_tokens: 3895, completion_tokens: 503, total_tokens: 4398, cached_tokens: 1800 });
+    expect(body.usage).toEqual(usage);
+  });
+
+  it('reads tool_use and thinking blocks', () => {
+    const { body } = fromAnthropicResponse(toolResponse);
+    const choice = body.choices[0];
+    expect(choice?.finish_reason).toBe('tool_calls');
+    expect(choice?.message.content).toBe("I'll check the weather in San Francisco.");
+    expect(choice?.message.reasoning_content).toContain('call the tool');
+    expect(choice?.message.tool_calls).toEqual([{ id: 'toolu_01A09q90qw90lq917835lq9', type: 'function', function: { name: 'get_weather', arguments: '{"location":"San Francisco, CA","unit":"celsius"}' } }]);
+  });
+
+  it.each([
+    ['end_turn', 'stop'],
+    ['stop_sequence', 'stop'],
+    ['max_tokens', 'length'],
+    ['tool_use', 'tool_calls'],
+    ['refusal', 'content_filter'],
+  ])('maps stop_reason %s → %s', (stop, finish) => {
+    expect(fromAnthropicResponse({ ...textResponse, stop_reason: stop }).body.choices[0]?.finish_reason).toBe(finish);
+  });
+
+  it('gives null content when the answer is only tool calls', () => {
+    const json = { ...toolResponse, content: [toolResponse.content[2]] };
+    expect(fromAnthropicResponse(json).body.choices[0]?.message.content).toBeNull();
+  });
+
+  it('rejects a body that is not a message', () => {
+    expect(() => fromAnthropicResponse({ type: 'error' })).toThrow(/not an Anthropic message/);
+  });
+});

@@ -1,0 +1,135 @@
+// OpenAI chat ⇄ Anthropic Messages (the non-stream half; stream.ts converts the event stream).
+import { contentText, isRecord, nowSeconds, num, parseArguments, parseDataUrl } from '../shape';
+import type { ChatMessage, ChatRequest, ChatResponse, ContentPart, ToolCall, Usage } from '../types';
+import type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicResponse, AnthropicToolChoice, AnthropicUsage } from './wire';
+import { DEFAULT_MAX_TOKENS } from './wire';
+
+function imageBlock(url: string): AnthropicBlock {
+  const data = parseDataUrl(url);
+  return data ? { type: 'image', source: { type: 'base64', media_type: data.mediaType, data: data.data } } : { type: 'image', source: { type: 'url', url } };
+}
+
+/** OpenAI content → Anthropic blocks. Audio has no Anthropic equivalent and is dropped; empty text is
+ *  dropped because Messages rejects empty text blocks. */
+function contentBlocks(content: string | ContentPart[] | null): AnthropicBlock[] {
+  if (content === null) return [];
+  if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
+  const blocks: AnthropicBlock[] = [];
+  for (const part of content) {
+    if (part.type === 'text' && part.text) blocks.push({ type: 'text', text: part.text });
+    else if (part.type === 'image_url') blocks.push(imageBlock(part.image_url.url));
+  }
+  return blocks;
+}
+
+function toolUse(call: ToolCall): AnthropicBlock {
+  return { type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) };
+}
+
+function messageBlocks(m: ChatMessage): { role: 'user' | 'assistant'; blocks: AnthropicBlock[] } {
+  if (m.role === 'tool') {
+    return { role: 'user', blocks: [{ type: 'tool_result', tool_use_id: m.tool_call_id ?? '', content: contentText(m.content) }] };
+  }
+  if (m.role === 'assistant') return { role: 'assistant', blocks: [...contentBlocks(m.content), ...(m.tool_calls ?? []).map(toolUse)] };
+  return { role: 'user', blocks: contentBlocks(m.content) };
+}
+
+/** Non-system messages → Messages turns. Consecutive turns of one role are merged (tool results
+ *  and the user text after them become one user turn), as Messages requires alternating roles. */
+export function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
+  const out: AnthropicMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'system' || m.role === 'developer') continue;
+    const { role, blocks } = messageBlocks(m);
+    if (blocks.length === 0) continue;
+    const last = out.at(-1);
+    if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
+    else out.push({ role, content: blocks });
+  }
+  return out;
+}
+
+function systemText(messages: ChatMessage[]): string | undefined {
+  const parts = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => contentText(m.content));
+  const text = parts.filter(Boolean).join('\n\n');
+  return text || undefined;
+}
+
+function toolChoice(choice: unknown, parallel: unknown): AnthropicToolChoice | undefined {
+  const noParallel = parallel === false ? { disable_parallel_tool_use: true } : {};
+  if (choice === 'auto') return { type: 'auto', ...noParallel };
+  if (choice === 'required') return { type: 'any', ...noParallel };
+  if (choice === 'none') return { type: 'none' };
+  if (isRecord(choice) && isRecord(choice.function) && typeof choice.function.name === 'string') return { type: 'tool', name: choice.function.name, ...noParallel };
+  return parallel === false ? { type: 'auto', disable_parallel_tool_use: true } : undefined;
+}
+
+export function toAnthropicRequest(model: string, req: ChatRequest): AnthropicRequest {
+  const body: AnthropicRequest = { model, messages: toAnthropicMessages(req.messages), max_tokens: req.max_completion_tokens ?? req.max_tokens ?? DEFAULT_MAX_TOKENS };
+  const system = systemText(req.messages);
+  if (system) body.system = system;
+  // OpenAI's temperature goes to 2, Anthropic's stops at 1 (it answers 400 above that).
+  if (typeof req.temperature === 'number') body.temperature = Math.min(Math.max(req.temperature, 0), 1);
+  // Newer Claude models (Sonnet 4.5, Opus 4.1 and later) reject temperature and top_p together, and
+  // OpenAI clients often send both: temperature wins.
+  if (typeof req.top_p === 'number' && body.temperature === undefined) body.top_p = req.top_p;
+  const stop = (typeof req.stop === 'string' ? [req.stop] : (req.stop ?? [])).filter((s) => s.trim() !== '');
+  if (stop.length) body.stop_sequences = stop;
+  if (req.stream) body.stream = true;
+  if (req.tools?.length) {
+    body.tools = req.tools.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters ?? { type: 'object', properties: {} } }));
+    const choice = toolChoice(req.tool_choice, req.parallel_tool_calls);
+    if (choice) body.tool_choice = choice;
+  }
+  if (typeof req.user === 'string' && req.user) body.metadata = { user_id: req.user };
+  return body;
+}
+
+/** stop_reason → finish_reason. refusal is Claude declining for safety, which OpenAI calls a filter. */
+export function finishReason(stop: string | null | undefined): string | null {
+  switch (stop) {
+    case null:
+    case undefined:
+      return null;
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'refusal':
+      return 'content_filter';
+    default:
+      return 'stop';
+  }
+}
+
+/** Anthropic's input_tokens exclude cache reads and writes; OpenAI's prompt_tokens include them (with
+ *  cached_tokens as the part served from cache), so the three are summed. */
+export function anthropicUsage(u: AnthropicUsage): Usage {
+  const cacheRead = num(u.cache_read_input_tokens);
+  const prompt = num(u.input_tokens) + cacheRead + num(u.cache_creation_input_tokens);
+  const completion = num(u.output_tokens);
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  if (cacheRead) usage.cached_tokens = cacheRead;
+  return usage;
+}
+
+export function fromAnthropicResponse(json: unknown, created = nowSeconds()): { body: ChatResponse; usage?: Usage } {
+  if (!isRecord(json) || !Array.isArray(json.content)) throw new Error('upstream returned a body that is not an Anthropic message');
+  const res = json as unknown as AnthropicResponse;
+  let text = '';
+  let reasoning = '';
+  const calls: ToolCall[] = [];
+  for (const b of res.content) {
+    if (b.type === 'text') text += b.text;
+    else if (b.type === 'thinking') reasoning += b.thinking;
+    else if (b.type === 'tool_use') calls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
+  }
+  const message: ChatResponse['choices'][number]['message'] = { role: 'assistant', content: calls.length && !text ? null : text };
+  if (calls.length) message.tool_calls = calls;
+  if (reasoning) message.reasoning_content = reasoning;
+  const usage = isRecord(res.usage) ? anthropicUsage(res.usage) : undefined;
+  const body: ChatResponse = { id: res.id, object: 'chat.completion', created, model: res.model, choices: [{ index: 0, message, finish_reason: finishReason(res.stop_reason) }] };
+  if (usage) body.usage = usage;
+  return { body, usage };
+}

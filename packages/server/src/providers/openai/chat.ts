@@ -1,0 +1,82 @@
+// OpenAI chat: the gateway's own format, so the request is mostly passed through. What changes is
+// what the upstream needs (gateway-semantics §1.8): the real model id, usage in streams, and the
+// parameter renames of the reasoning models.
+import { asRecord, isRecord, num, tryParse } from '../shape';
+import type { ChatAdapter, ChatChunk, ChatRequest, ChatResponse, StreamStep, Usage } from '../types';
+import { openaiChatUrl, openaiHeaders } from './api';
+import { mapOpenAIError } from './error';
+
+/** o1/o3/o4/gpt-5 reject `max_tokens` and want `max_completion_tokens`. */
+const COMPLETION_TOKENS_MODELS = /^(?:[\w.-]+\/)?(?:o\d|gpt-5)/i;
+/** o1 and o3 take instructions as `developer`, not `system`. */
+const DEVELOPER_ROLE_MODELS = /^(?:[\w.-]+\/)?o[13](?:$|-)/i;
+
+/** The body sent to an OpenAI-protocol upstream (Azure reuses it). */
+export function toOpenAIBody(model: string, request: ChatRequest): ChatRequest {
+  const body: ChatRequest = { ...request, model };
+  if (body.stream) {
+    // Without this, OpenAI streams carry no usage and the gateway would have to count tokens itself.
+    if (body.stream_options === undefined) body.stream_options = { include_usage: true };
+  } else {
+    // OpenAI answers 400 to stream_options on a non-stream call.
+    delete body.stream_options;
+  }
+  if (COMPLETION_TOKENS_MODELS.test(model) && body.max_tokens !== undefined) {
+    body.max_completion_tokens ??= body.max_tokens;
+    delete body.max_tokens;
+  }
+  if (DEVELOPER_ROLE_MODELS.test(model)) {
+    body.messages = body.messages.map((m) => (m.role === 'system' ? { ...m, role: 'developer' } : m));
+  }
+  return body;
+}
+
+/** OpenAI usage (also found on compatible hosts) → the gateway's Usage. */
+export function openaiUsage(u: unknown): Usage | undefined {
+  if (!isRecord(u)) return undefined;
+  const prompt = num(u.prompt_tokens);
+  const completion = num(u.completion_tokens);
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: num(u.total_tokens) || prompt + completion };
+  const cached = num(asRecord(u.prompt_tokens_details).cached_tokens) || num(u.prompt_cache_hit_tokens);
+  if (cached) usage.cached_tokens = cached;
+  return usage;
+}
+
+export function parseOpenAIResponse(json: unknown): { body: ChatResponse; usage?: Usage } {
+  if (!isRecord(json) || !Array.isArray(json.choices)) throw new Error('upstream returned a body that is not a chat completion');
+  return { body: json as ChatResponse, usage: openaiUsage(json.usage) };
+}
+
+/** One `data:` event of an OpenAI stream: a chunk, `[DONE]`, or (compatible hosts) an error object. */
+export function parseOpenAIStreamEvent(data: string): StreamStep {
+  const text = data.trim();
+  if (text === '[DONE]') return { chunks: [], done: true };
+  const json = tryParse(text);
+  if (!isRecord(json)) return { chunks: [] };
+  if (json.error !== undefined && json.choices === undefined) {
+    // Some hosts report failures inside the stream with an HTTP 200 already sent.
+    const code = num(asRecord(json.error).code);
+    return { chunks: [], error: mapOpenAIError(code >= 400 && code < 600 ? code : 500, text) };
+  }
+  if (!Array.isArray(json.choices)) return { chunks: [] };
+  const step: StreamStep = { chunks: [json as ChatChunk] };
+  const usage = openaiUsage(json.usage);
+  if (usage) step.usage = usage;
+  return step;
+}
+
+/** OpenAI streams are stateless chunk by chunk. */
+export type OpenAIStreamState = Record<string, never>;
+
+export const openaiChat: ChatAdapter<OpenAIStreamState> = {
+  buildRequest(target, request) {
+    return {
+      url: openaiChatUrl(target),
+      headers: openaiHeaders(target.key),
+      body: JSON.stringify(toOpenAIBody(target.model, request)),
+    };
+  },
+  parseResponse: parseOpenAIResponse,
+  newStreamState: () => ({}),
+  parseStreamEvent: (event) => parseOpenAIStreamEvent(event.data),
+};

@@ -1,0 +1,36 @@
+// Date range picker with the shortcuts of SPEC §9 (today, 7, 15, 30 days). Values are the wire strings
+// of reference §2.10: ["YYYY-MM-DD", "YYYY-MM-DD"], or full datetimes with `showTime` (log req_time).
+import { DatePicker } from '@arco-design/web-react';
+import type { RangePickerProps } from '@arco-design/web-react/es/DatePicker/interface';
+// Arco's own dayjs instance (with its plugins): shortcuts must return Dayjs values.
+import { dayjs } from '@arco-design/web-react/es/_util/dayjs';
+import { useGlobalLocale } from '../locale';
+
+export const DATE_RANGE_DAYS = [7, 15, 30] as const;
+
+export interface DateRangeProps extends Omit<RangePickerProps, 'value' | 'onChange' | 'shortcuts'> {
+  value?: string[];
+  onChange?: (value: string[] | undefined) => void;
+}
+
+export function DateRange({ value, onChange, showTime, style, ...rest }: DateRangeProps) {
+  const { g } = useGlobalLocale();
+  const format = showTime ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD';
+  const range = (days: number) => () => [dayjs().subtract(days - 1, 'day').startOf('day'), dayjs().endOf('day')];
+  const shortcuts = [
+    { text: g('dateRange.today'), value: range(1) },
+    ...DATE_RANGE_DAYS.map((days) => ({ text: g('dateRange.days', { days }), value: range(days) })),
+  ];
+  return (
+    <DatePicker.RangePicker
+      {...rest}
+      style={{ width: '100%', ...style }}
+      showTime={showTime}
+      format={format}
+      shortcuts={shortcuts}
+      shortcutsPlacementLeft
+      value={value?.length === 2 ? value : undefined}
+      onChange={(strings) => onChange?.(strings?.length === 2 ? strings : undefined)}
+    />
+  );
+}

@@ -1,0 +1,36 @@
+import { definePageLocale } from '../../locale';
+
+export default definePageLocale(
+  {
+    'corp.name': '公司名称',
+    'corp.code': '公司代码',
+    'corp.sort': '排序',
+    'corp.isPublic': '是否公开',
+    'corp.remark': '备注',
+    'corp.status': '状态',
+    'corp.updatedAt': '更新时间',
+    'corp.name.required': '请输入公司名称',
+    'corp.code.required': '请选择或输入公司代码',
+    'corp.max100': '最多 100 个字符',
+    'corp.code.placeholder': '选择或输入公司代码, 如 OpenAI',
+    'corp.code.extra': '网关按代码选择协议适配器; 未列出的代码按 OpenAI 协议调用',
+    'corp.sort.placeholder': '为空或 0 时排在最后',
+    'corp.isPublic.extra': '公开后普通用户和代理商可见',
+  },
+  {
+    'corp.name': 'Name',
+    'corp.code': 'Code',
+    'corp.sort': 'Sort',
+    'corp.isPublic': 'Public',
+    'corp.remark': 'Remark',
+    'corp.status': 'Status',
+    'corp.updatedAt': 'Updated at',
+    'corp.name.required': 'Enter the corp name',
+    'corp.code.required': 'Select or enter the corp code',
+    'corp.max100': 'At most 100 characters',
+    'corp.code.placeholder': 'Select or type a code, e.g. OpenAI',
+    'corp.code.extra': 'The gateway picks its protocol adapter by code; unlisted codes speak the OpenAI protocol',
+    'corp.sort.placeholder': 'Empty or 0 puts it last',
+    'corp.isPublic.extra': 'Public corps are visible to users and resellers',
+  },
+);

@@ -59,7 +59,7 @@ export function MenuTree({ mode, collapse }: { mode: 'vertical' | 'horizontal'; 
         ) : (
           <Menu.Item key={node.name} data-testid={`menu-${node.name}`}>
             {menuIcon(node.name, node.area)}
-            {tk(`menu.${node.name}`)}
+            {tk(`menu.${node.title ?? node.name}`)}
           </Menu.Item>
         ),
       )}

@@ -10,6 +10,8 @@ export interface MenuNode {
   path: string;
   /** The area of a one-screen area shown as its screen. */
   area?: string;
+  /** Route name whose menu title to show, when not the node's own. */
+  title?: string;
   children?: MenuNode[];
 }
 
@@ -23,8 +25,12 @@ export function buildMenu(role: Role | undefined, allowed?: Set<string>): MenuNo
       );
       if (screens.length === 0) return [];
       const items: MenuNode[] = screens.map((screen) => ({ name: screen.name, path: screen.path }));
-      // An area with one visible screen is shown as that screen (e.g. a user sees "个人中心", not "用户管理").
-      if (items.length === 1) return [{ ...items[0], area: area.name }];
+      // An area with one visible screen is shown as that screen (a user sees "个人中心", not "用户管理"),
+      // titled by the area when the screen is the area's landing (an admin sees "公司管理", not "公司列表").
+      if (items.length === 1) {
+        const only = items[0]!;
+        return [{ ...only, area: area.name, ...(area.redirect === only.path ? { title: area.name } : {}) }];
+      }
       return [{ name: area.name, path: area.path, children: items }];
     });
 }

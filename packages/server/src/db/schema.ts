@@ -260,6 +260,63 @@ export interface AppKeysTable extends RecordColumns {
   ip_blacklist: string;
 }
 
+/** One upstream attempt (SPEC §3 call log). total_price is the charge in quota units. */
+export interface CallLogsTable {
+  id: string;
+  trace_id: string;
+  attempt: number;
+  user_id: number;
+  app_id: number;
+  /** The user's reseller (0 = none), for the reseller's data scope. */
+  rid: number;
+  type: number;
+  stream: number;
+  is_enable_model_agent: number;
+  is_retry: number;
+  retry_count: number;
+  is_smart_match: number;
+  /** 1 success, 2 aborted, 3 retry, -1 failed, -100 abnormal (SPEC §4). */
+  status: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  total_tokens: number;
+  total_price: number;
+  discount_bp: number;
+  /** Milliseconds. */
+  conn_time: number;
+  duration: number;
+  total_time: number;
+  internal_time: number;
+  req_time: number;
+  created_at: number;
+  prompt_ratio: number;
+  completion_ratio: number;
+  endpoint: string;
+  /** Masked app key. */
+  creator: string;
+  app_key_id: string;
+  corp: string;
+  corp_name: string;
+  group_id: string;
+  group_name: string;
+  model_id: string;
+  name: string;
+  model: string;
+  real_model_id: string;
+  real_model: string;
+  model_agent_id: string;
+  model_agent_name: string;
+  key_id: string;
+  key_mask: string;
+  client_ip: string;
+  remote_ip: string;
+  err_msg: string;
+  prompt: string;
+  completion: string;
+  messages: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -274,6 +331,7 @@ export interface Database {
   groups: GroupsTable;
   apps: AppsTable;
   app_keys: AppKeysTable;
+  call_logs: CallLogsTable;
 }
 
 export type DB = Kysely<Database>;
@@ -288,3 +346,5 @@ export type ProviderKeyRow = Selectable<ProviderKeysTable>;
 export type GroupRow = Selectable<GroupsTable>;
 export type AppRow = Selectable<AppsTable>;
 export type AppKeyRow = Selectable<AppKeysTable>;
+export type CallLogRow = Selectable<CallLogsTable>;
+export type NewCallLog = Insertable<CallLogsTable>;

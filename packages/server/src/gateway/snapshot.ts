@@ -1,0 +1,235 @@
+// The gateway's in-memory view of everything it routes by (ARCHITECTURE: no database reads on the hot
+// path). Loaded whole at start; a console write publishes a change event naming the table and ids, and
+// only those rows are read again. JSON columns are parsed once here, never per request.
+import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
+import type { FallbackConfig, PresetConfig } from '@fastgate/core/entities/model';
+import type { ForwardConfig, RateLimits } from '@fastgate/core/entities/catalogue';
+import { SYS_CONFIG_DEFAULTS, type SysConfig } from '@fastgate/core/sys-config';
+import type { ChangeEvent } from '../bus/index';
+import type { Ctx } from '../context';
+import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow } from '../db/schema';
+import { idsOf, jsonOf } from '../catalogue/links';
+
+export interface SnapUser extends Omit<UserRow, 'password_hash' | 'groups' | 'models'> {
+  groups: string;
+  models: string;
+}
+export interface SnapApp extends Omit<AppRow, 'models' | 'ip_whitelist' | 'ip_blacklist'> {
+  models: string[];
+  ip_whitelist: string[];
+  ip_blacklist: string[];
+}
+export interface SnapAppKey extends Omit<AppKeyRow, 'models' | 'ip_whitelist' | 'ip_blacklist' | 'key_cipher'> {
+  models: string[];
+  ip_whitelist: string[];
+  ip_blacklist: string[];
+}
+export interface SnapGroup extends Omit<GroupRow, 'rate_limits' | 'forward_config'> {
+  rate_limits: Partial<RateLimits>;
+  forward_config: ForwardConfig | null;
+  modelIds: Set<string>;
+  agentIds: string[];
+}
+export interface SnapModel extends Omit<ModelRow, 'quotas' | 'preset_config' | 'forward_config' | 'fallback_config'> {
+  quotas: ModelQuotas;
+  preset_config: PresetConfig | null;
+  forward_config: ForwardConfig | null;
+  fallback_config: FallbackConfig;
+}
+export interface SnapAgent extends Omit<ModelAgentRow, 'models' | 'replace_models' | 'target_models' | 'fallback_models'> {
+  modelIds: Set<string>;
+  replace_models: string[];
+  target_models: string[];
+  fallback_models: string[];
+}
+export interface SnapKey extends Omit<ProviderKeyRow, 'key_cipher' | 'models' | 'model_agents'> {
+  /** Plain text, only in memory, never logged. */
+  key: string;
+  modelIds: Set<string>;
+  agentIds: string[];
+}
+
+type TableName = 'users' | 'apps' | 'app_keys' | 'groups' | 'models' | 'model_agents' | 'provider_keys' | 'corps' | 'sys_configs';
+
+export class Snapshot {
+  users = new Map<number, SnapUser>();
+  apps = new Map<number, SnapApp>();
+  /** By key hash. */
+  appKeys = new Map<string, SnapAppKey>();
+  groups = new Map<string, SnapGroup>();
+  models = new Map<string, SnapModel>();
+  agents = new Map<string, SnapAgent>();
+  keys = new Map<string, SnapKey>();
+  corps = new Map<string, CorpRow>();
+  sys: SysConfig = structuredClone(SYS_CONFIG_DEFAULTS);
+  /** Model ids by exact `name` and by exact `model`, rebuilt when models change. */
+  modelsByName = new Map<string, string[]>();
+  /** Models whose name or model id contains `*`: regex catch-alls (gateway-semantics §1.3). */
+  wildcardModels: { id: string; pattern: RegExp }[] = [];
+
+  private pending = new Map<TableName, Set<string> | 'all'>();
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Resolves when the last scheduled refresh has been applied (tests wait on it). */
+  settled: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: Ctx) {}
+
+  async load(): Promise<void> {
+    for (const t of ['users', 'apps', 'app_keys', 'groups', 'models', 'model_agents', 'provider_keys', 'corps', 'sys_configs'] as const) await this.reload(t, 'all');
+    this.unsubscribe = this.ctx.bus.subscribe((e) => this.onChange(e));
+  }
+
+  close(): void {
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+  }
+
+  private onChange(event: ChangeEvent): void {
+    const table = event.entity as TableName;
+    const have = this.pending.get(table);
+    if (have !== 'all') {
+      const ids = have ?? new Set<string>();
+      for (const id of event.ids) ids.add(id);
+      this.pending.set(table, event.ids.length ? ids : 'all');
+    }
+    // Coalesce bursts (a batch operation publishes many events) into one read per table.
+    if (!this.timer) {
+      let done!: () => void;
+      this.settled = new Promise((r) => (done = r));
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        const work = [...this.pending];
+        this.pending.clear();
+        Promise.all(work.map(([t, ids]) => this.reload(t, ids === 'all' ? 'all' : [...ids])))
+          .catch((err: unknown) => this.ctx.log.error({ err }, 'gateway snapshot refresh failed'))
+          .finally(done);
+      }, 20);
+    }
+  }
+
+  /** Reads `table` again, all of it or the rows with these ids (string ids; users and apps by their numeric id too). */
+  async reload(table: TableName, ids: string[] | 'all'): Promise<void> {
+    const db = this.ctx.db;
+    const some = ids !== 'all';
+    if (some && ids.length === 0) return;
+    switch (table) {
+      case 'users': {
+        let q = db.selectFrom('users').selectAll();
+        if (some) q = q.where((eb) => eb.or([eb('id', 'in', ids), eb('user_id', 'in', ids.map(Number).filter(Number.isFinite))]));
+        const rows = await q.execute();
+        if (!some) this.users.clear();
+        else for (const [k, u] of this.users) if (ids.includes(u.id) || ids.includes(String(k))) this.users.delete(k);
+        for (const { password_hash: _p, ...u } of rows) this.users.set(u.user_id, u);
+        return;
+      }
+      case 'apps': {
+        let q = db.selectFrom('apps').selectAll();
+        if (some) q = q.where('id', 'in', ids);
+        const rows = await q.execute();
+        if (!some) this.apps.clear();
+        else for (const [k, a] of this.apps) if (ids.includes(a.id)) this.apps.delete(k);
+        for (const r of rows) this.apps.set(r.app_id, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist) });
+        return;
+      }
+      case 'app_keys': {
+        let q = db.selectFrom('app_keys').selectAll();
+        if (some) q = q.where('id', 'in', ids);
+        const rows = await q.execute();
+        if (!some) this.appKeys.clear();
+        else for (const [k, a] of this.appKeys) if (ids.includes(a.id)) this.appKeys.delete(k);
+        for (const { key_cipher: _c, ...r } of rows) this.appKeys.set(r.key_hash, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist) });
+        return;
+      }
+      case 'groups':
+        return this.reloadById('groups', ids, this.groups, (r: GroupRow) => ({
+          ...r,
+          rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}),
+          forward_config: r.is_enable_forward ? jsonOf<ForwardConfig | null>(r.forward_config, null) : null,
+          modelIds: new Set(idsOf(r.models)),
+          agentIds: idsOf(r.model_agents),
+        }));
+      case 'models':
+        await this.reloadById('models', ids, this.models, (r: ModelRow) => ({
+          ...r,
+          quotas: jsonOf<ModelQuotas>(r.quotas, {}),
+          preset_config: r.is_enable_preset_config ? jsonOf<PresetConfig | null>(r.preset_config, null) : null,
+          forward_config: r.is_enable_forward ? jsonOf<ForwardConfig | null>(r.forward_config, null) : null,
+          fallback_config: jsonOf<FallbackConfig>(r.fallback_config, { model_agent: '', model: '' }),
+        }));
+        this.indexModels();
+        return;
+      case 'model_agents':
+        return this.reloadById('model_agents', ids, this.agents, (r: ModelAgentRow) => ({
+          ...r,
+          modelIds: new Set(idsOf(r.models)),
+          replace_models: idsOf(r.replace_models),
+          target_models: idsOf(r.target_models),
+          fallback_models: idsOf(r.fallback_models),
+        }));
+      case 'provider_keys':
+        await this.reloadById('provider_keys', ids, this.keys, ({ key_cipher, ...r }: ProviderKeyRow) => ({
+          ...r,
+          key: this.ctx.secrets.decrypt(key_cipher),
+          modelIds: new Set(idsOf(r.models)),
+          agentIds: idsOf(r.model_agents),
+        }));
+        this.indexKeys();
+        return;
+      case 'corps':
+        return this.reloadById('corps', ids, this.corps, (r: CorpRow) => r);
+      case 'sys_configs': {
+        const rows = await db.selectFrom('sys_configs').selectAll().execute();
+        const sys = structuredClone(SYS_CONFIG_DEFAULTS) as unknown as Record<string, unknown>;
+        for (const row of rows) sys[row.section] = { ...(sys[row.section] as object | undefined), ...jsonOf<object>(row.value, {}) };
+        this.sys = sys as unknown as SysConfig;
+        return;
+      }
+    }
+  }
+
+  private async reloadById<R extends { id: string }, S>(table: 'groups' | 'models' | 'model_agents' | 'provider_keys' | 'corps', ids: string[] | 'all', into: Map<string, S>, map: (row: R) => S): Promise<void> {
+    let q = (this.ctx.db as any).selectFrom(table).selectAll();
+    if (ids !== 'all') q = q.where('id', 'in', ids);
+    const rows = (await q.execute()) as R[];
+    if (ids === 'all') into.clear();
+    else for (const id of ids) into.delete(id);
+    for (const r of rows) into.set(r.id, map(r));
+  }
+
+  private indexModels(): void {
+    const byName = new Map<string, string[]>();
+    const wild: { id: string; pattern: RegExp }[] = [];
+    const add = (k: string, id: string) => byName.set(k, [...(byName.get(k) ?? []), id]);
+    for (const m of this.models.values()) {
+      add(m.name, m.id);
+      if (m.model !== m.name) add(m.model, m.id);
+      for (const text of [m.name, m.model]) {
+        if (!text.includes('*')) continue;
+        try {
+          wild.push({ id: m.id, pattern: new RegExp(text) });
+        } catch {
+          // Not a valid pattern: it can still match exactly by name.
+        }
+      }
+    }
+    this.modelsByName = byName;
+    this.wildcardModels = wild;
+  }
+
+  private indexKeys(): void {
+    const byAgent = new Map<string, SnapKey[]>();
+    const direct = new Map<string, SnapKey[]>();
+    for (const k of this.keys.values()) {
+      for (const a of k.agentIds) byAgent.set(a, [...(byAgent.get(a) ?? []), k]);
+      if (!k.is_agents_only) for (const m of k.modelIds) direct.set(m, [...(direct.get(m) ?? []), k]);
+    }
+    this.agentKeys = byAgent;
+    this.directKeys = direct;
+  }
+
+  /** Keys bound to an agent (any status: the picker filters). */
+  agentKeys = new Map<string, SnapKey[]>();
+  /** Keys usable without an agent, by model id (not agents-only). */
+  directKeys = new Map<string, SnapKey[]>();
+}

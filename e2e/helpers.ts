@@ -1,13 +1,24 @@
-import { expect, type Page } from '@playwright/test';
-import { E2E_MAIL_PORT } from './env';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { BASE_URL, E2E_ADMIN_PASSWORD, E2E_MAIL_PORT } from './env';
 
-/** The latest 6-digit code mailed to `to`, read from the test SMTP server. */
-export async function mailedCode(to: string): Promise<string> {
+type Role = 'user' | 'reseller' | 'admin';
+
+async function mails(to: string): Promise<{ text: string }[]> {
+  return (await (await fetch(`http://127.0.0.1:${E2E_MAIL_PORT}/mails?to=${encodeURIComponent(to)}`)).json()) as { text: string }[];
+}
+
+/** How many mails `to` has received so far (pass it to mailedCode when a second code is expected). */
+export async function mailCount(to: string): Promise<number> {
+  return (await mails(to)).length;
+}
+
+/** The latest 6-digit code mailed to `to`, read from the test SMTP server, once more than `previous` mails arrived. */
+export async function mailedCode(to: string, previous = 0): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
-      const mails = (await (await fetch(`http://127.0.0.1:${E2E_MAIL_PORT}/mails?to=${encodeURIComponent(to)}`)).json()) as { text: string }[];
-      code = mails.at(-1)?.text.match(/\b(\d{6})\b/)?.[1];
+      const list = await mails(to);
+      code = list.length > previous ? list.at(-1)?.text.match(/\b(\d{6})\b/)?.[1] : undefined;
       return code;
     }, { timeout: 10_000 })
     .toBeTruthy();
@@ -16,4 +27,83 @@ export async function mailedCode(to: string): Promise<string> {
 
 export async function shot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/shots/${name}.png`, fullPage: true });
+}
+
+let counter = 0;
+/** A unique address per call, so every test works on its own accounts. */
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}@e2e.test`;
+}
+
+interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/** A console API call from outside the browser (public routes, or a bearer token's own calls). */
+export async function api<T = unknown>(path: string, body?: object, token?: string): Promise<Envelope<T>> {
+  const res = await fetch(`${BASE_URL}/api/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body ?? {}),
+  });
+  return (await res.json()) as Envelope<T>;
+}
+
+async function ok<T>(call: Promise<Envelope<T>>): Promise<T> {
+  const body = await call;
+  expect(body.code, body.message).toBe(0);
+  return body.data;
+}
+
+export interface Account {
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** A user registered through the API (email code + register): known email and password. */
+export async function createUser(prefix = 'u', password = 'Passw0rd!'): Promise<Account> {
+  const email = uniqueEmail(prefix);
+  await ok(api('/common/email-code', { email, action: 'register', channel: 'user' }));
+  const code = await mailedCode(email);
+  const { token } = await ok(api<{ token: string }>('/auth/register', { account: email, password, code, channel: 'user' }));
+  return { email, password, token };
+}
+
+/** A reseller, created the way SPEC allows without a management UI: code login on the reseller channel. */
+export async function createReseller(prefix = 'r'): Promise<Omit<Account, 'password'>> {
+  const email = uniqueEmail(prefix);
+  await ok(api('/common/email-code', { email, action: 'login', channel: 'reseller' }));
+  const code = await mailedCode(email);
+  const { token } = await ok(api<{ token: string }>('/auth/login', { account: email, code, channel: 'reseller', method: 'code' }));
+  return { email, token };
+}
+
+/** An Arco message (toast) with this text. */
+export function toast(page: Page, text: string | RegExp): Locator {
+  return page.locator('.arco-message').filter({ hasText: text });
+}
+
+/** Signs in through a login screen with account and password and waits for the console. */
+export async function loginWithPassword(page: Page, path: '/login' | '/admin' | '/reseller', account: string, password: string) {
+  await page.goto(path);
+  await page.getByTestId('login-account').fill(account);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('user-center')).toBeVisible();
+}
+
+export const loginAsAdmin = (page: Page) => loginWithPassword(page, '/admin', 'admin', E2E_ADMIN_PASSWORD);
+
+/** Puts an API-made session into the page's storage (what a login stores) and opens `path`. */
+export async function useSession(page: Page, token: string, role: Role, path = '/user/center') {
+  await page.goto('/login');
+  await page.evaluate(([t, r]) => {
+    localStorage.setItem('token', t);
+    localStorage.setItem('userRole', r);
+  }, [token, role] as const);
+  await page.goto(path);
 }

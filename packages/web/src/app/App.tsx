@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfigProvider } from '@arco-design/web-react';
 import zhCN from '@arco-design/web-react/es/locale/zh-CN';
 import enUS from '@arco-design/web-react/es/locale/en-US';
@@ -18,6 +18,10 @@ function createAppRouter() {
 export function App() {
   const [router] = useState(createAppRouter);
   const { locale } = useGlobalLocale();
+  // The stored language applies from the first render, not only after a switch.
+  useEffect(() => {
+    document.documentElement.lang = locale;
+  }, [locale]);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={locale === 'en-US' ? enUS : zhCN}>

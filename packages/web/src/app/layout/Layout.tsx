@@ -73,19 +73,21 @@ export default function Layout() {
             trigger={null}
             breakpoint="xl"
             style={{ top: navbar ? NAVBAR_HEIGHT : 0, height: `calc(100% - ${navbar ? NAVBAR_HEIGHT : 0}px)` }}
-            data-testid="layout-sider"
           >
-            <div className={styles.menuWrapper}>
-              <MenuTree mode="vertical" collapse={menuCollapse} />
-            </div>
-            <div
-              className={styles.collapseButton}
-              onClick={() => update({ menuCollapse: !menuCollapse })}
-              role="button"
-              tabIndex={0}
-              data-testid="menu-collapse"
-            >
-              {menuCollapse ? <IconMenuUnfold /> : <IconMenuFold />}
+            {/* Arco's Sider drops data-* props: the test id sits on a box that fills it. */}
+            <div className={styles.siderBody} data-testid="layout-sider">
+              <div className={styles.menuWrapper}>
+                <MenuTree mode="vertical" collapse={menuCollapse} />
+              </div>
+              <div
+                className={styles.collapseButton}
+                onClick={() => update({ menuCollapse: !menuCollapse })}
+                role="button"
+                tabIndex={0}
+                data-testid="menu-collapse"
+              >
+                {menuCollapse ? <IconMenuUnfold /> : <IconMenuFold />}
+              </div>
             </div>
           </ArcoLayout.Sider>
         )}

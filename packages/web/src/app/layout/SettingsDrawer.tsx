@@ -115,14 +115,16 @@ export function SettingsDrawer({ visible, onClose }: { visible: boolean; onClose
         />
       </Row>
       <Row label={g('settings.themeColor')}>
-        <ColorPicker
-          size="small"
-          value={settings.themeColor}
-          showText
-          disabledAlpha
-          onChange={(value) => typeof value === 'string' && update({ themeColor: value })}
-          data-testid="settings-themeColor"
-        />
+        {/* Arco's ColorPicker drops data-* props. */}
+        <span data-testid="settings-themeColor">
+          <ColorPicker
+            size="small"
+            value={settings.themeColor}
+            showText
+            disabledAlpha
+            onChange={(value) => typeof value === 'string' && update({ themeColor: value })}
+          />
+        </span>
       </Row>
       <div className={styles.shades} title={g('settings.themeColor.tip')} data-testid="settings-shades">
         {themeShades(settings.themeColor).map((shade) => (

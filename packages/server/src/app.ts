@@ -7,6 +7,8 @@ import { ensureFirstAdmin } from './auth/accounts';
 import { purgeExpiredSessions } from './auth/sessions';
 import { createMemoryBus } from './bus/index';
 import { consoleApi } from './console/index';
+import { Gateway } from './gateway/gateway';
+import { gatewayApi } from './gateway/index';
 import { createDb, migrateToLatest } from './db/index';
 import { createMailer } from './mail/mailer';
 import { XSRF_COOKIE } from './http/session';
@@ -31,7 +33,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   const secrets = createSecrets(loadMasterKey(config));
   const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log), bus: createMemoryBus(), log: app.log };
   app.decorate('ctx', ctx);
+  // The gateway reads its config from memory, loaded after the migrations; on close it writes its last
+  // charges and call logs before the database goes.
+  const gateway = new Gateway(ctx);
+  app.decorate('gateway', gateway);
   app.addHook('onClose', async () => {
+    await gateway.close();
     ctx.mailer.close();
     await ctx.bus.close();
     await db.destroy();
@@ -40,6 +47,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await migrateToLatest(db);
   await ensureFirstAdmin(ctx);
   await purgeExpiredSessions(ctx);
+  await gateway.start();
 
   await app.register(fastifyCookie);
   // The console's axios sends this cookie back as X-XSRF-TOKEN (SPEC §7); checked on signed-in POSTs.
@@ -51,6 +59,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
 
   app.all('/health', async () => ({ status: 'ok' }));
   await app.register(consoleApi, { prefix: '/api' });
+  await app.register(gatewayApi, { prefix: '/v1' });
   await app.register(webConsole, { dist: config.webDist });
   return app;
 }

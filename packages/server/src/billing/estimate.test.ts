@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { modelQuotasSchema, type ModelQuotas } from '@fastgate/core/entities/model-quota';
+import type { ChatMessage, ChatRequest } from '../providers/types';
+import { completionBudget, estimateChat, estimateEmbedding, estimateImage, estimatePromptTokens, estimateSpeech, estimateTranscription, fastTokens, maxAudioSeconds } from './estimate';
+import { chatExtras } from './media';
+import { priceChat, priceImage } from './price';
+import { SAMPLES } from './test-samples';
+import { countChatPrompt, countText } from './tokens';
+
+const q = (raw: unknown): ModelQuotas => modelQuotasSchema.parse(raw);
+
+describe('fastTokens', () => {
+  it.each(Object.entries(SAMPLES))('is an upper bound of cl100k and o200k for %s', (_, text) => {
+    const real = Math.max(countText(text, 'gpt-4'), countText(text, 'gpt-4o'));
+    expect(fastTokens(text)).toBeGreaterThanOrEqual(real);
+  });
+
+  it('stays within ~2.5× of the real count for prose', () => {
+    for (const key of ['english', 'chinese', 'japanese', 'korean', 'german', 'russian', 'code']) {
+      const real = countText(SAMPLES[key], 'gpt-4');
+      expect(fastTokens(SAMPLES[key]) / real, key).toBeLessThan(2.6);
+    }
+  });
+
+  it('falls short by at most a third on the documented exceptions', () => {
+    const archaic = '龘靐齉爩鱻麤灥龖厵驫鸞籲齾饕餮魑魅魍魉';
+    const randomLower = Array.from({ length: 500 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[(i * 7919 + 13) % 26]).join('');
+    for (const text of [archaic, randomLower]) {
+      const real = Math.max(countText(text, 'gpt-4'), countText(text, 'gpt-4o'));
+      expect(fastTokens(text) / real).toBeGreaterThan(0.66);
+    }
+  });
+
+  it('is 0 for nothing', () => {
+    expect(fastTokens('')).toBe(0);
+    expect(fastTokens(undefined)).toBe(0);
+  });
+});
+
+const conversation = (text: string): ChatMessage[] => [
+  { role: 'system', content: 'You are a helpful assistant.' },
+  { role: 'user', content: text },
+  { role: 'assistant', content: text.slice(0, 200) },
+  { role: 'user', name: 'alice', content: [{ type: 'text', text }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] },
+];
+
+describe('estimatePromptTokens', () => {
+  it.each(Object.entries(SAMPLES))('is ≥ the local count of a conversation in %s', (_, text) => {
+    const msgs = conversation(text);
+    expect(estimatePromptTokens(msgs)).toBeGreaterThanOrEqual(Math.max(countChatPrompt(msgs, 'gpt-4'), countChatPrompt(msgs, 'gpt-4o')));
+  });
+});
+
+describe('completionBudget', () => {
+  it('takes max_completion_tokens, then max_tokens, then the default; caps; × n', () => {
+    expect(completionBudget({ max_completion_tokens: 100, max_tokens: 500 }, 4096, 1000)).toBe(100);
+    expect(completionBudget({ max_tokens: 500 }, 4096, 1000)).toBe(500);
+    expect(completionBudget({}, 4096, 100_000)).toBe(4096);
+    expect(completionBudget({ max_tokens: 1e9 }, 4096, 32_768)).toBe(32_768);
+    expect(completionBudget({ max_tokens: 100, n: 3 }, 4096, 1000)).toBe(300);
+    expect(completionBudget({ max_tokens: NaN, n: -2 }, 4096, 1000)).toBe(1000);
+  });
+});
+
+describe('estimateChat', () => {
+  const textModel = q({ text_quota: { prompt_ratio: 1.25, completion_ratio: 5, cached_ratio: 0.625 } });
+
+  it('prices the estimated prompt and the completion budget, discounted', () => {
+    const request: ChatRequest = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hello world' }], max_tokens: 100 };
+    const e = estimateChat({ quotas: textModel, type: 1, request, discountBp: 8000 });
+    const prompt = 3 + 4 + fastTokens('hello world');
+    expect(e).toMatchObject({ prompt_tokens: prompt, completion_tokens: 100, unpriced: false });
+    expect(e.quota).toBe(Math.ceil(Math.ceil(prompt * 1.25 + 500) * 0.8));
+  });
+
+  it('is ≥ the settled charge for realistic requests', () => {
+    for (const [key, text] of Object.entries(SAMPLES)) {
+      const request: ChatRequest = { model: 'gpt-4o', messages: conversation(text), max_tokens: 800 };
+      const estimate = estimateChat({ quotas: textModel, type: 1, request, discountBp: 9000 });
+      for (const model of ['gpt-4', 'gpt-4o']) {
+        const prompt = countChatPrompt(request.messages, model);
+        const usage = { prompt_tokens: prompt, completion_tokens: 800, total_tokens: prompt + 800 };
+        expect(estimate.quota, key).toBeGreaterThanOrEqual(priceChat({ quotas: textModel, type: 1, usage, discountBp: 9000 }).quota);
+      }
+    }
+  });
+
+  it('covers the most expensive split: cached at a higher ratio, audio tokens', () => {
+    const odd = q({ text_quota: { prompt_ratio: 1, completion_ratio: 1, cached_ratio: 3 } });
+    const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: SAMPLES.english }], max_tokens: 10 };
+    const e = estimateChat({ quotas: odd, type: 1, request, discountBp: 10_000 });
+    const allCached = { prompt_tokens: e.prompt_tokens, completion_tokens: 10, total_tokens: 0, cached_tokens: e.prompt_tokens };
+    expect(e.quota).toBe(priceChat({ quotas: odd, type: 1, usage: allCached, discountBp: 10_000 }).quota);
+
+    const realtime = q({ realtime_quota: { text_quota: { prompt_ratio: 2.5, completion_ratio: 10 }, audio_quota: { prompt_ratio: 20, completion_ratio: 40 } } });
+    const r = estimateChat({ quotas: realtime, type: 101, request, discountBp: 10_000 });
+    expect(r.quota).toBe(Math.ceil(r.prompt_tokens * 20 + 10 * 40));
+  });
+
+  it('adds multimodal extras the settle will charge', () => {
+    const mm = q({ multimodal_quota: { text_quota: { prompt_ratio: 1, completion_ratio: 1 }, vision_quotas: [{ mode: 'auto', fixed_quota: 1000, is_default: true }], search_quotas: [{ search_context_size: 'medium', fixed_quota: 17500 }] } });
+    const request: ChatRequest = { model: 'gpt-4o', messages: conversation('look at this'), max_tokens: 10, web_search_options: {} };
+    expect(chatExtras(request)).toEqual({ images: [undefined], search: { calls: 1, context_size: 'medium' } });
+    const e = estimateChat({ quotas: mm, type: 100, request, discountBp: 10_000 });
+    expect(e.quota).toBe(e.prompt_tokens + 10 + 1000 + 17500);
+  });
+
+  it('uses the default budget when max_tokens is absent, and the fixed price for fixed billing', () => {
+    const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
+    expect(estimateChat({ quotas: textModel, type: 1, request, discountBp: 10_000, defaultMaxTokens: 1000 }).completion_tokens).toBe(1000);
+    const fixed = q({ text_quota: { billing_method: 2, fixed_quota: 2500 } });
+    expect(estimateChat({ quotas: fixed, type: 1, request, discountBp: 8000 }).quota).toBe(2000);
+    expect(estimateChat({ quotas: q({}), type: 1, request, discountBp: 10_000 })).toMatchObject({ quota: 0, unpriced: true });
+  });
+});
+
+describe('estimate for other endpoints', () => {
+  it('images: per-image price × n, or token billing with the largest output — whichever is more', () => {
+    const table = q({ image_quota: { billing_method: 2, generation_quotas: [{ quality: 'hd', width: 1024, height: 1024, fixed_quota: 40000, is_default: true }] } });
+    expect(estimateImage({ quotas: table, n: 2, size: '1024x1024', quality: 'hd', discountBp: 10_000 }).quota).toBe(80000);
+    const tokens = q({ image_quota: { text_ratio: 2.5, input_ratio: 5, output_ratio: 20 } });
+    const e = estimateImage({ quotas: tokens, n: 1, quality: 'high', prompt: 'a cat', discountBp: 10_000 });
+    const settled = priceImage({ quotas: tokens, discountBp: 10_000, usage: { text_tokens: countText('a cat'), image_tokens: 0, output_tokens: 6240 } });
+    expect(e.quota).toBeGreaterThanOrEqual(settled.quota);
+  });
+
+  it('embeddings count strings fast and token arrays exactly', () => {
+    const quotas = q({ text_quota: { prompt_ratio: 0.05 } });
+    const e = estimateEmbedding({ quotas, type: 7, input: [SAMPLES.english, SAMPLES.chinese], discountBp: 10_000 });
+    expect(e.prompt_tokens).toBeGreaterThanOrEqual(countText(SAMPLES.english) + countText(SAMPLES.chinese));
+    expect(estimateEmbedding({ quotas, type: 7, input: [1, 2, 3], discountBp: 10_000 }).prompt_tokens).toBe(3);
+    expect(estimateEmbedding({ quotas, type: 7, input: [[1, 2], [3]], discountBp: 10_000 }).prompt_tokens).toBe(3);
+  });
+
+  it('speech is exact (code points), transcription uses an upper bound of seconds', () => {
+    const tts = q({ audio_quota: { prompt_ratio: 7.5 } });
+    expect(estimateSpeech({ quotas: tts, input: '你好😀', discountBp: 10_000 }).quota).toBe(23); // 3 × 7.5 = 22.5
+    const stt = q({ audio_quota: { prompt_ratio: 50 } });
+    expect(maxAudioSeconds(1_000_000)).toBe(500);
+    expect(estimateTranscription({ quotas: stt, seconds: maxAudioSeconds(1_000_000), discountBp: 10_000 }).quota).toBe(25000);
+  });
+});

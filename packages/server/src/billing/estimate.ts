@@ -1,0 +1,174 @@
+// Reservations before the upstream call (ARCHITECTURE: estimate and reserve, settle after; reference §7.2).
+// An estimate must be cheap (it runs on every request, before any byte goes upstream: no tokenizer) and
+// should not be below the settled charge, or the balance can dip below zero by the difference.
+import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
+import type { ChatMessage, ChatRequest } from '../providers/types';
+import { clean } from './decimal';
+import { audioTokens, chatExtras, countCharacters, imageTokens } from './media';
+import { imageCount, priceChat, priceEmbedding, priceImage, priceSpeech, priceTranscription, type Price } from './price';
+
+/**
+ * A fast upper bound of the tokens of `text` for cl100k and o200k, in one pass over UTF-16 units, in tenths
+ * of a token. Tuned against gpt-tokenizer (estimate.test.ts): a letter costs 1 when it starts a run (or
+ * switches to upper case) and 0.4 / 0.6 (lower / upper) when it continues one — enough for base64 and
+ * mixed-case ids; digits, punctuation and control characters 1 (each is one byte, at most one token); a space
+ * 0.3; 2-byte UTF-8 letters (Cyrillic, Greek, Arabic…) 1; other BMP characters (CJK, kana, Hangul, Indic,
+ * Thai) 2; astral characters (emoji) 3. Measured over prose it is ~2× the real count (English, German,
+ * Russian, Chinese, Japanese), ~2× for code, ~1.6× for JSON, ≥1× for base64, numbers and emoji.
+ * Known to fall short: archaic/rare CJK ideographs (up to 3 tokens each) and strings of random lower-case
+ * letters (~0.55 tokens per letter): by up to a third, which the settle then charges.
+ */
+export function fastTokens(text: string | null | undefined): number {
+  if (!text) return 0;
+  let tenths = 0;
+  let prev = 0; // 0 other, 1 lower-case letter, 2 upper-case letter
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let cls = 0;
+    if (c >= 97 && c <= 122) {
+      cls = 1;
+      tenths += prev ? 4 : 10;
+    } else if (c >= 65 && c <= 90) {
+      cls = 2;
+      tenths += prev === 2 ? 6 : 10;
+    } else if (c === 32) tenths += 3;
+    else if (c < 0x800) tenths += 10;
+    else if (c >= 0xd800 && c <= 0xdbff) tenths += 30;
+    else if (c < 0xdc00 || c > 0xdfff) tenths += 20;
+    prev = cls;
+  }
+  return Math.ceil(tenths / 10);
+}
+
+/** §1.12's chat overhead (3 per message + role, name + 1, 3 priming) over `fastTokens`; images at their max. */
+export function estimatePromptTokens(messages: readonly ChatMessage[], tools?: unknown): number {
+  let total = 3;
+  for (const m of messages) {
+    total += 4;
+    if (m.name) total += fastTokens(m.name) + 1;
+    if (typeof m.content === 'string') total += fastTokens(m.content);
+    else if (Array.isArray(m.content)) {
+      for (const part of m.content) {
+        if (part.type === 'text') total += fastTokens(part.text);
+        else if (part.type === 'image_url') total += imageTokens(part.image_url.detail, 'max');
+        else if (part.type === 'input_audio') total += audioTokens(part.input_audio.data.length);
+      }
+    }
+    for (const call of m.tool_calls ?? []) total += fastTokens(call.function.name) + fastTokens(call.function.arguments);
+    if (m.tool_call_id) total += fastTokens(m.tool_call_id);
+  }
+  if (Array.isArray(tools) && tools.length) total += fastTokens(JSON.stringify(tools));
+  return total;
+}
+
+/** Completion budget when the client sets none, and the most a client's max_tokens may reserve. */
+export const DEFAULT_MAX_TOKENS = 4096;
+/** The largest output window of current models (gpt-5: 128K): a bigger max_tokens can't be used anyway. */
+export const MAX_TOKENS_CAP = 131_072;
+const MAX_CHOICES = 128;
+
+export interface EstimateChatInput {
+  quotas: Partial<ModelQuotas> | undefined;
+  type: number;
+  request: ChatRequest;
+  discountBp: number;
+  /** Config (passed in, never read here): the budget without max_tokens, and the cap on a client's. */
+  defaultMaxTokens?: number;
+  maxTokensCap?: number;
+}
+
+export interface Estimate {
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  unpriced: boolean;
+}
+
+/**
+ * Chat reservation: the estimated prompt plus the completion budget (max_completion_tokens, else max_tokens,
+ * else the default; capped; × n choices), priced by `priceChat` with the same extras the settle sees. As the
+ * settle may split the prompt into cached or audio tokens and the completion into audio, each side is priced
+ * at its most expensive reading, so the reservation covers any split.
+ */
+export function estimateChat(input: EstimateChatInput): Estimate {
+  const { quotas, type, request, discountBp } = input;
+  const prompt = estimatePromptTokens(request.messages ?? [], request.tools);
+  const completion = completionBudget(request, input.defaultMaxTokens ?? DEFAULT_MAX_TOKENS, input.maxTokensCap ?? MAX_TOKENS_CAP);
+  const extras = chatExtras(request);
+  let best: Price | undefined;
+  for (const promptAs of ['text', 'cached', 'audio'] as const) {
+    for (const completionAs of ['text', 'audio'] as const) {
+      const price = priceChat({
+        quotas,
+        type,
+        discountBp,
+        extras,
+        usage: {
+          prompt_tokens: prompt,
+          completion_tokens: completion,
+          total_tokens: prompt + completion,
+          cached_tokens: promptAs === 'cached' ? prompt : 0,
+          audio: { prompt_tokens: promptAs === 'audio' ? prompt : 0, completion_tokens: completionAs === 'audio' ? completion : 0 },
+        },
+      });
+      if (!best || price.quota > best.quota) best = price;
+    }
+  }
+  return { quota: best?.quota ?? 0, prompt_tokens: prompt, completion_tokens: completion, unpriced: best?.unpriced ?? true };
+}
+
+export function completionBudget(request: Pick<ChatRequest, 'max_tokens' | 'max_completion_tokens' | 'n'>, defaultMax: number, cap: number): number {
+  const asked = Math.floor(clean(request.max_completion_tokens)) || Math.floor(clean(request.max_tokens)) || Math.floor(clean(defaultMax));
+  const choices = Math.min(MAX_CHOICES, Math.max(1, Math.floor(clean(request.n))));
+  return Math.min(asked, Math.floor(clean(cap)) || asked) * choices;
+}
+
+/**
+ * Output tokens of one token-billed image (gpt-image-1's published table, the largest size per quality;
+ * `auto` and unknown qualities as high). Input images of edits are not visible here and not reserved.
+ */
+const IMAGE_OUTPUT_TOKENS: Record<string, number> = { low: 408, medium: 1584, high: 6240 };
+
+/** Images: the per-image price × n and, for token billing, prompt + n × output tokens — whichever is more. */
+export function estimateImage(input: { quotas: Partial<ModelQuotas> | undefined; n?: number; size?: string; quality?: string; prompt?: string; discountBp: number }): Estimate {
+  const count = imageCount(input.n);
+  const output = (IMAGE_OUTPUT_TOKENS[(input.quality ?? '').toLowerCase()] ?? IMAGE_OUTPUT_TOKENS.high) * count;
+  const prompt = fastTokens(input.prompt);
+  const table = priceImage({ ...input, usage: undefined });
+  const tokens = priceImage({ ...input, usage: { text_tokens: prompt, image_tokens: 0, output_tokens: output } });
+  return { quota: Math.max(table.quota, tokens.quota), prompt_tokens: prompt, completion_tokens: output, unpriced: table.unpriced };
+}
+
+/** Embeddings: `input` as the API takes it (a string, strings, or token arrays — counted exactly). */
+export function estimateEmbedding(input: { quotas: Partial<ModelQuotas> | undefined; type: number; input: unknown; discountBp: number }): Estimate {
+  const prompt = embeddingTokens(input.input);
+  const price = priceEmbedding({ quotas: input.quotas, type: input.type, prompt_tokens: prompt, discountBp: input.discountBp });
+  return { quota: price.quota, prompt_tokens: prompt, completion_tokens: 0, unpriced: price.unpriced };
+}
+
+function embeddingTokens(input: unknown): number {
+  if (typeof input === 'string') return fastTokens(input);
+  if (!Array.isArray(input)) return 0;
+  if (input.every((x) => typeof x === 'number')) return input.length;
+  return input.reduce<number>((sum, x) => sum + embeddingTokens(x), 0);
+}
+
+/** Text to speech: characters are exact and cheap to count, so this is the settled price. */
+export function estimateSpeech(input: { quotas: Partial<ModelQuotas> | undefined; input: string; discountBp: number }): Estimate {
+  const price = priceSpeech({ quotas: input.quotas, characters: countCharacters(input.input), discountBp: input.discountBp });
+  return { quota: price.quota, prompt_tokens: 0, completion_tokens: 0, unpriced: price.unpriced };
+}
+
+/**
+ * Upper bound of an upload's duration: speech codecs go down to ~16 kbit/s (2000 bytes per second), so a
+ * file can't last longer than bytes / 2000 seconds (a 25 MB upload: ~3.5 h).
+ */
+export function maxAudioSeconds(bytes: number): number {
+  return Math.ceil(clean(bytes) / 2000);
+}
+
+/** Speech to text: `seconds` is an upper bound the caller knows (the container's header, or `maxAudioSeconds`). */
+export function estimateTranscription(input: { quotas: Partial<ModelQuotas> | undefined; seconds: number; discountBp: number }): Estimate {
+  const price = priceTranscription(input);
+  return { quota: price.quota, prompt_tokens: 0, completion_tokens: 0, unpriced: price.unpriced };
+}

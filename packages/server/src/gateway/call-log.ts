@@ -1,0 +1,100 @@
+// Call-log rows (SPEC §3): one per upstream attempt. Secrets never reach them: the provider key and
+// the app key appear masked only.
+import type { NewCallLog } from '../db/schema';
+import { newId } from '../http/ids';
+import type { Caller } from './admit';
+import type { Route } from './pick';
+import type { Resolution } from './resolve';
+import type { Snapshot } from './snapshot';
+
+/** SPEC §4 chat status. */
+export const CallStatus = { Success: 1, Aborted: 2, Retry: 3, Failed: -1, Abnormal: -100 } as const;
+
+/** What stays the same for every attempt of one request. */
+export interface Plan {
+  traceId: string;
+  endpoint: string;
+  /** Epoch ms when the request arrived, and the high-resolution start for durations. */
+  reqTime: number;
+  started: number;
+  caller: Caller;
+  resolution: Resolution;
+  requested: string;
+  stream: boolean;
+  /** The request's messages as JSON, kept only when the system config says so. */
+  messages: string;
+  prompt: string;
+}
+
+export interface Attempt {
+  route?: Route;
+  status: number;
+  errMsg?: string;
+  connMs?: number;
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
+  quota?: number;
+  promptRatio?: number;
+  completionRatio?: number;
+  completion?: string;
+  retryCount?: number;
+}
+
+export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attempt): NewCallLog {
+  const { caller, resolution } = plan;
+  const { model, target, group } = resolution;
+  const corp = snapshot.corps.get(model.corp);
+  const now = Date.now();
+  const total = performance.now() - plan.started;
+  const keep = snapshot.sys.log.open ? snapshot.sys.log.chat_records : [];
+  return {
+    id: newId(),
+    trace_id: plan.traceId,
+    attempt: index,
+    user_id: caller.user.user_id,
+    app_id: caller.app.app_id,
+    rid: caller.user.rid,
+    type: model.type,
+    stream: plan.stream ? 1 : 0,
+    is_enable_model_agent: a.route?.agent ? 1 : 0,
+    is_retry: index > 0 ? 1 : 0,
+    retry_count: a.retryCount ?? index,
+    is_smart_match: 0,
+    status: a.status,
+    prompt_tokens: a.usage?.prompt_tokens ?? 0,
+    completion_tokens: a.usage?.completion_tokens ?? 0,
+    cached_tokens: a.usage?.cached_tokens ?? 0,
+    total_tokens: (a.usage?.prompt_tokens ?? 0) + (a.usage?.completion_tokens ?? 0),
+    total_price: a.quota ?? 0,
+    discount_bp: resolution.discountBp,
+    conn_time: Math.round(a.connMs ?? 0),
+    duration: Math.round(total - (a.connMs ?? 0)),
+    total_time: Math.round(total),
+    internal_time: 0,
+    req_time: plan.reqTime,
+    created_at: now,
+    prompt_ratio: a.promptRatio ?? 0,
+    completion_ratio: a.completionRatio ?? 0,
+    endpoint: plan.endpoint,
+    creator: caller.appKey.key_mask,
+    app_key_id: caller.appKey.id,
+    corp: model.corp,
+    corp_name: corp?.name ?? '',
+    group_id: group?.id ?? '',
+    group_name: group?.name ?? '',
+    model_id: model.id,
+    name: model.name,
+    model: plan.requested,
+    real_model_id: target.id,
+    real_model: a.route?.target.model ?? target.model,
+    model_agent_id: a.route?.agent?.id ?? '',
+    model_agent_name: a.route?.agent?.name ?? '',
+    key_id: a.route?.key.id ?? '',
+    key_mask: a.route?.key.key_mask ?? '',
+    client_ip: caller.ip,
+    remote_ip: caller.remoteIp,
+    err_msg: (a.errMsg ?? '').slice(0, 2000),
+    prompt: keep.includes('prompt') ? plan.prompt.slice(0, 20_000) : '',
+    completion: keep.includes('completion') ? (a.completion ?? '').slice(0, 20_000) : '',
+    messages: keep.includes('messages') ? plan.messages.slice(0, 100_000) : '',
+  };
+}

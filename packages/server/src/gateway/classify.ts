@@ -1,0 +1,37 @@
+// What a failed attempt means (gateway-semantics §1.9, done better per §7): decided by the HTTP status
+// and error code first, with the system config's error texts as overrides, not the other way round.
+import type { SysConfig } from '@fastgate/core/sys-config';
+import type { UpstreamError } from '../providers/types';
+
+export interface Verdict {
+  /** Try another key or agent. */
+  retry: boolean;
+  /** Take the key out of rotation (auto-disable). */
+  disable: boolean;
+}
+
+const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached', 'account_deactivated', 'invalid_api_key']);
+
+function listed(section: { open: boolean; errors: string[] }, text: string): boolean {
+  if (!section.open) return false;
+  const t = text.toLowerCase();
+  return section.errors.some((e) => e && t.includes(e.toLowerCase()));
+}
+
+/** `status` 0 = no HTTP answer (timeout, reset, DNS). */
+export function classify(error: UpstreamError, sys: Pick<SysConfig, 'auto_disabled_error' | 'not_retry_error'>): Verdict {
+  const text = `${error.code ?? ''} ${error.message}`;
+  if (listed(sys.not_retry_error, text)) return { retry: false, disable: false };
+  const keyDead = error.status === 401 || error.status === 403 || QUOTA_CODES.has(error.code ?? '') || listed(sys.auto_disabled_error, text);
+  if (keyDead) return { retry: true, disable: true };
+  if (error.status === 0 || error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500) return { retry: true, disable: false };
+  // 400, 404, 413, 422…: the request itself is wrong; another key would answer the same.
+  return { retry: false, disable: false };
+}
+
+/** How many retries a request gets (§1.10): N > 0 → N; 0 → none; N < 0 → one per other candidate key. */
+export function retryBudget(errRetry: number, candidateKeys: number): number {
+  if (errRetry > 0) return errRetry;
+  if (errRetry === 0) return 0;
+  return Math.max(0, candidateKeys - 1);
+}

@@ -1,0 +1,224 @@
+// One gateway call from admission to the last log row: admit → resolve → limit → reserve → attempts
+// (pick → send → classify → retry / auto-disable / fallback) → settle or refund → logs. The endpoint
+// handlers supply only how to send an attempt and relay its answer.
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountRef, Reservation } from '../billing/ledger';
+import { retryAfterSeconds, type LimitScope } from '../limits/types';
+import type { UpstreamError } from '../providers/types';
+import { admit, type Caller } from './admit';
+import type { NewCallLog } from '../db/schema';
+import { CallStatus, callLog, type Plan } from './call-log';
+import { classify, retryBudget } from './classify';
+import { GatewayError } from './errors';
+import type { Gateway } from './gateway';
+import { pick, type Route, type Tried } from './pick';
+import { resolve, type Endpoint, type Resolution } from './resolve';
+import type { SnapModel } from './snapshot';
+import type { ChatRequest } from '../providers/types';
+
+/** An attempt that reached a conclusion the client has seen (or will see) — no more retries. */
+export interface Finished {
+  kind: 'finished';
+  status: number;
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
+  quota: number;
+  promptRatio?: number;
+  completionRatio?: number;
+  completion?: string;
+  errMsg?: string;
+  /** Tokens for the rate limiter's token windows. */
+  tokens: number;
+}
+
+/** An attempt that failed before anything reached the client: it may be retried. */
+export interface Failed {
+  kind: 'failed';
+  error: UpstreamError;
+}
+
+export interface CallSpec {
+  endpoint: Endpoint;
+  /** The request path, for the log. */
+  path: string;
+  requested: string;
+  stream: boolean;
+  /** Chat-shaped body: enables forwarding and preset config. */
+  chat?: ChatRequest;
+  messages?: unknown;
+  prompt?: string;
+  /** Upper bound of the cost, reserved before the first attempt. */
+  estimate(resolution: Resolution): number;
+  attempt(ctx: AttemptContext): Promise<Finished | Failed>;
+}
+
+export interface AttemptContext {
+  route: Route;
+  plan: Plan;
+  /** The model the attempt calls (forwarding and fallback may change it). */
+  target: SnapModel;
+  signal: AbortSignal;
+  timeoutMs: number;
+  reply: FastifyReply;
+}
+
+function accountsOf(caller: Caller, resolution: Resolution): AccountRef[] {
+  const { appKey, app, user, reseller } = caller;
+  const out: AccountRef[] = [
+    { kind: 'user', id: user.user_id, limited: true },
+    { kind: 'app', id: app.app_id, limited: app.is_limit_quota === 1 },
+    { kind: 'app_key', id: appKey.id, hash: appKey.key_hash, limited: appKey.is_limit_quota === 1 },
+  ];
+  if (reseller) out.push({ kind: 'reseller', id: reseller.user_id, limited: false });
+  if (resolution.group) out.push({ kind: 'group', id: resolution.group.id, limited: resolution.group.is_limit_quota === 1 });
+  return out;
+}
+
+function limitScopes(_caller: Caller, resolution: Resolution): LimitScope[] {
+  const scopes: LimitScope[] = [];
+  const group = resolution.group;
+  if (group && Object.values(group.rate_limits).some((v) => Number(v) > 0)) scopes.push({ scope: `group:${group.id}`, limits: group.rate_limits });
+  return scopes;
+}
+
+const REFUSED_CODES: Record<AccountRef['kind'], string> = {
+  user: 'insufficient_quota',
+  reseller: 'insufficient_quota',
+  app: 'app_quota_exhausted',
+  app_key: 'key_quota_exhausted',
+  group: 'group_quota_exhausted',
+};
+
+export async function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<FastifyReply> {
+  const started = performance.now();
+  const reqTime = Date.now();
+  const traceId = randomUUID().replace(/-/g, '');
+  reply.header('x-trace-id', traceId);
+  const { snapshot, ledger, limiter } = gw;
+
+  const caller = admit(snapshot, request, reqTime);
+  const resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
+  const scopes = limitScopes(caller, resolution);
+  const admitted = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true as const };
+  if (!admitted.ok) {
+    throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
+  }
+  const reservation = ledger.reserve(traceId, accountsOf(caller, resolution), spec.estimate(resolution));
+  if ('refused' in reservation) {
+    await admitted.release?.();
+    const kind = reservation.refused.kind;
+    throw new GatewayError(429, REFUSED_CODES[kind], kind === 'user' || kind === 'reseller' ? 'You exceeded your current quota, please recharge.' : `The quota of this ${kind.replace('_', ' ')} is used up.`, 'insufficient_quota');
+  }
+  gw.markFirstUse(caller.appKey, reqTime);
+
+  const plan: Plan = {
+    traceId,
+    endpoint: spec.path,
+    reqTime,
+    started,
+    caller,
+    resolution,
+    requested: spec.requested,
+    stream: spec.stream,
+    messages: spec.messages === undefined ? '' : JSON.stringify(spec.messages),
+    prompt: spec.prompt ?? '',
+  };
+  const logs: NewCallLog[] = [];
+  const abort = new AbortController();
+  const onClose = () => {
+    if (!reply.raw.writableFinished) abort.abort();
+  };
+  request.raw.socket.once('close', onClose);
+  try {
+    const result = await attempts(gw, spec, plan, reply, abort.signal, logs);
+    if (result.kind === 'finished') {
+      ledger.settle(reservation, result.quota, logs);
+      if (result.tokens > 0 && scopes.length) void limiter.addTokens(scopes, result.tokens);
+      return reply;
+    }
+    ledger.refund(reservation, logs);
+    const e = result.error;
+    throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', e.message, e.type);
+  } catch (err) {
+    if (!(reservation as Reservation).settled) ledger.refund(reservation as Reservation, logs);
+    throw err;
+  } finally {
+    request.raw.socket.off('close', onClose);
+  }
+}
+
+/** The retry loop of §1.10 with the fallback agent, then the fallback model, each with a fresh budget. */
+async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: FastifyReply, signal: AbortSignal, logs: NewCallLog[]): Promise<Finished | Failed> {
+  const { snapshot } = gw;
+  const { resolution } = plan;
+  const model = resolution.model;
+  const passes: { target: SnapModel; agentId?: string }[] = [{ target: resolution.target }];
+  if (model.is_enable_fallback) {
+    const fb = model.fallback_config;
+    if (fb.model_agent) passes.push({ target: resolution.target, agentId: fb.model_agent });
+    const fbModel = fb.model ? snapshot.models.get(fb.model) : undefined;
+    if (fbModel && fbModel.status === 1 && fbModel.id !== resolution.target.id) passes.push({ target: fbModel });
+  }
+  let last: Failed = { kind: 'failed', error: { status: 503, type: 'server_error', code: 'no_available_agent', message: 'No model agent is available for this model right now.' } };
+  const sys = snapshot.sys;
+  for (const pass of passes) {
+    const tried: Tried = { agents: new Set(), keys: new Set() };
+    let budget: number | undefined;
+    for (let n = 0; ; n++) {
+      let route: Route;
+      try {
+        const only = pass.agentId ? snapshot.agents.get(pass.agentId) : undefined;
+        if (pass.agentId && !only) break;
+        route = pick(snapshot, pass.target, resolution.group, plan.requested, tried, only);
+      } catch (err) {
+        if (err instanceof GatewayError) {
+          last = { kind: 'failed', error: { status: err.status, type: err.type, code: err.code, message: err.message } };
+          break;
+        }
+        throw err;
+      }
+      budget ??= retryBudget(sys.base.err_retry, gw.candidateKeys(pass.target, resolution.group));
+      const timeoutMs = (spec.stream ? sys.base.long_timeout : sys.base.short_timeout) * 1000;
+      const attemptStarted = performance.now();
+      let outcome: Finished | Failed;
+      try {
+        outcome = await spec.attempt({ route, plan, target: pass.target, signal, timeoutMs, reply });
+      } catch (err) {
+        if (signal.aborted) {
+          logs.push(callLog(snapshot, plan, logs.length, { route, status: CallStatus.Aborted, errMsg: 'client closed the connection', retryCount: n }));
+          return { kind: 'finished', status: CallStatus.Aborted, quota: 0, tokens: 0 };
+        }
+        throw err;
+      }
+      if (outcome.kind === 'finished') {
+        logs.push(
+          callLog(snapshot, plan, logs.length, {
+            route,
+            status: outcome.status,
+            usage: outcome.usage,
+            quota: outcome.quota,
+            promptRatio: outcome.promptRatio,
+            completionRatio: outcome.completionRatio,
+            completion: outcome.completion,
+            errMsg: outcome.errMsg,
+            connMs: performance.now() - attemptStarted,
+            retryCount: n,
+          }),
+        );
+        return outcome;
+      }
+      last = outcome;
+      tried.agents.add(route.agent?.id ?? '');
+      tried.keys.add(route.key.id);
+      const verdict = classify(outcome.error, sys);
+      if (verdict.disable) gw.autoDisable(route, outcome.error.message);
+      const again = verdict.retry && n < budget;
+      logs.push(callLog(snapshot, plan, logs.length, { route, status: again || passes.length > 1 ? CallStatus.Retry : CallStatus.Failed, errMsg: outcome.error.message, retryCount: n }));
+      if (!verdict.retry) return outcome;
+      if (!again) break;
+    }
+  }
+  const final = logs.at(-1);
+  if (final && final.status === CallStatus.Retry) final.status = CallStatus.Failed;
+  return last;
+}

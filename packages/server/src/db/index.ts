@@ -15,6 +15,9 @@ export type Dialect = 'sqlite' | 'postgres';
 export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db: DB; dialect: Dialect } {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server closed (restart, failover) emits here; without a listener the process
+    // would crash. The pool drops it and the next query opens a new one; queries report their own errors.
+    pool.on('error', () => {});
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });

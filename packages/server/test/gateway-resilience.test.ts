@@ -146,6 +146,30 @@ describe.each(dialects)('gateway quota and limits on %s', (dialect) => {
     }
   });
 
+  it('enforces the app key\'s own RPM and the user\'s TPM', async () => {
+    const w = await world(dialect);
+    try {
+      const id = (await w.server.app.ctx.db.selectFrom('app_keys').select('id').where('app_id', '=', w.appId).executeTakeFirstOrThrow()).id;
+      expect((await w.user.post('/api/v1/app/key/config', { id, rate_limits: { rpm: 2 } })).body.code).toBe(0);
+      const detail = (await w.user.get('/api/v1/key/detail', { id })).body.data;
+      expect(detail.rate_limits).toEqual({ rpm: 2 });
+      await settled(w);
+      await ask(w);
+      await ask(w);
+      await expect(ask(w)).rejects.toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      await w.user.post('/api/v1/app/key/config', { id, rate_limits: { rpm: 0 } });
+      // The user's token budget: the first call spends it, the next is refused.
+      await w.server.app.ctx.db.updateTable('users').set({ rate_limits: JSON.stringify({ tpm: 5 }) }).where('user_id', '=', w.user.userId).execute();
+      await w.server.app.gateway.snapshot.reload('users', [String(w.user.userId)]);
+      await settled(w);
+      await ask(w);
+      await new Promise((r) => setTimeout(r, 20));
+      await expect(ask(w)).rejects.toMatchObject({ status: 429 });
+    } finally {
+      await w.close();
+    }
+  });
+
   it('answers 429 with retry-after when the group RPM is exceeded', async () => {
     const w = await world(dialect);
     try {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { idField, statusField, remarkField } from '../schemas/common';
 import { expiresAtField, idListField, ipListField, ownerIdField, quotaField } from '../schemas/usage-limits';
 import { keyFilterSchema, type KeyType } from './provider-key';
+import { rateLimitsSchema } from './catalogue';
 
 export const APP_KEY_PATHS = {
   generate: '/app/create/key',
@@ -39,6 +40,7 @@ export const appKeySettingsSchema = z.object({
   group: z.union([idField, z.literal('')]),
   ip_whitelist: ipListField,
   ip_blacklist: ipListField,
+  rate_limits: rateLimitsSchema.partial(),
   remark: remarkField,
   status: statusField,
 }).partial();
@@ -55,6 +57,7 @@ export const APP_KEY_DEFAULTS: Required<AppKeySettings> = {
   group: '',
   ip_whitelist: [],
   ip_blacklist: [],
+  rate_limits: {},
   remark: '',
   status: 1,
 };

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField, idListField, idsFilter, ipListField, ownerIdField, ownerIdFilter, quotaField } from '../schemas/usage-limits';
+import { rateLimitsSchema } from './catalogue';
 
 export const APP_PREFIX = '/app';
 
@@ -19,6 +20,7 @@ const appFields = {
   quota_expires_at: expiresAtField.default(''),
   ip_whitelist: ipListField.default([]),
   ip_blacklist: ipListField.default([]),
+  rate_limits: rateLimitsSchema.partial().optional(),
   status: statusField.default(1),
 };
 

@@ -56,7 +56,10 @@ export interface ForwardConfigWire extends ForwardConfig {
   target_model_names: string[];
 }
 
-/** Rate limits of groups (and later VIP levels): 0 or absent = unlimited (SPEC §5). */
+/**
+ * Rate limits of app keys, apps, users, groups and VIP levels: 0 or absent = unlimited (SPEC §3, §5).
+ * r*: requests, t*: tokens, i*: requests per client IP; per second, minute and day.
+ */
 const limit = z.number().int().min(0).max(1_000_000_000).default(0);
-export const rateLimitsSchema = z.object({ rps: limit, rpm: limit, rpd: limit, tps: limit, tpm: limit, tpd: limit });
+export const rateLimitsSchema = z.object({ rps: limit, rpm: limit, rpd: limit, tps: limit, tpm: limit, tpd: limit, ips: limit, ipm: limit, ipd: limit });
 export type RateLimits = z.infer<typeof rateLimitsSchema>;

@@ -4,7 +4,8 @@
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../context';
 import { availableGroups, availableModelIds } from '../catalogue/access';
-import { idsOf, requireKnown } from '../catalogue/links';
+import type { RateLimits } from '@fastgate/core/entities/catalogue';
+import { idsOf, jsonOf, requireKnown } from '../catalogue/links';
 import { invalidField } from '../http/errors';
 import { formatTime, parseWireTime } from '../http/time';
 
@@ -17,6 +18,7 @@ export interface LimitInput {
   quota_expires_at?: string;
   ip_whitelist?: string[];
   ip_blacklist?: string[];
+  rate_limits?: Partial<RateLimits>;
 }
 
 export interface LimitRow {
@@ -29,6 +31,7 @@ export interface LimitRow {
   quota_expires_at: number | null;
   ip_whitelist: string;
   ip_blacklist: string;
+  rate_limits: string;
 }
 
 /** "YYYY-MM-DD HH:mm:ss" → epoch ms; "" → null (never). */
@@ -60,6 +63,8 @@ export async function limitColumns(ctx: Ctx, ownerUserId: number, input: LimitIn
   if (input.quota_expires_at !== undefined) out.quota_expires_at = expiryOf(ctx, input.quota_expires_at);
   if (input.ip_whitelist) out.ip_whitelist = JSON.stringify(input.ip_whitelist);
   if (input.ip_blacklist) out.ip_blacklist = JSON.stringify(input.ip_blacklist);
+  // Only positive limits are kept: 0 means unlimited (SPEC §5).
+  if (input.rate_limits) out.rate_limits = JSON.stringify(Object.fromEntries(Object.entries(input.rate_limits).filter(([, v]) => Number(v) > 0)));
   return out;
 }
 
@@ -98,5 +103,6 @@ export function limitWire(ctx: Ctx, row: LimitRow, refs: RefNames) {
     quota_expires_at: formatTime(row.quota_expires_at, ctx.config.timeZone),
     ip_whitelist: idsOf(row.ip_whitelist),
     ip_blacklist: idsOf(row.ip_blacklist),
+    rate_limits: jsonOf<Partial<RateLimits>>(row.rate_limits, {}),
   };
 }

@@ -26,6 +26,8 @@ export interface UsersTable {
   /** JSON id arrays: models and groups granted to the account. */
   models: Generated<string>;
   groups: Generated<string>;
+  /** JSON rate limits {rps, rpm, …}; '{}' = none. */
+  rate_limits: Generated<string>;
   created_at: ColumnType<number, number, never>;
   updated_at: number;
 }
@@ -237,6 +239,7 @@ export interface AppsTable extends RecordColumns {
   quota_expires_at: number | null;
   ip_whitelist: string;
   ip_blacklist: string;
+  rate_limits: Generated<string>;
 }
 
 export interface AppKeysTable extends RecordColumns {
@@ -258,6 +261,7 @@ export interface AppKeysTable extends RecordColumns {
   first_used_at: number | null;
   ip_whitelist: string;
   ip_blacklist: string;
+  rate_limits: Generated<string>;
 }
 
 /** One upstream attempt (SPEC §3 call log). total_price is the charge in quota units. */

@@ -12,7 +12,7 @@ import type { Gateway } from './gateway';
 import { applyPreset } from './resolve';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
 import { formatEvent, readEvents } from './sse';
-import { UpstreamFailure } from './upstream';
+import { badUpstreamBody, brokenStream, emptyStream, isFailed, readJson, sendOrFail, SseOut } from './relay';
 import type { SnapModel } from './snapshot';
 
 /** The shape checks a chat body needs before anything else reads it. */
@@ -57,28 +57,16 @@ function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatRequest {
   return applyPreset(ctx.target, { ...body, model: ctx.route.target.model });
 }
 
-/** Reads an error answer into a retryable failure. */
-async function failed(ctx: AttemptContext, status: number, body: { text(): Promise<string> }): Promise<Failed> {
-  const text = await body.text().catch(() => '');
-  return { kind: 'failed', error: providers[ctx.route.family].mapError(status, text) };
-}
-
 async function jsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest): Promise<Finished | Failed> {
   const adapter = providers[ctx.route.family];
   const out = upstreamBody(ctx, body);
-  let res;
-  try {
-    res = await gw.upstream.send(adapter.chat.buildRequest(ctx.route.target, { ...out, stream: false }), { timeoutMs: ctx.timeoutMs, signal: ctx.signal });
-  } catch (err) {
-    if (err instanceof UpstreamFailure) return { kind: 'failed', error: err.error };
-    throw err;
-  }
-  if (res.status >= 400) return failed(ctx, res.status, res.body);
+  const res = await sendOrFail(gw, ctx, adapter.chat.buildRequest(ctx.route.target, { ...out, stream: false }));
+  if (isFailed(res)) return res;
   let parsed;
   try {
-    parsed = adapter.chat.parseResponse(await res.body.json());
+    parsed = adapter.chat.parseResponse(await readJson(res));
   } catch {
-    return { kind: 'failed', error: { status: 502, type: 'upstream_error', code: 'bad_upstream_response', message: 'The upstream answered with a body the gateway could not read.' } };
+    return badUpstreamBody();
   }
   const answer = parsed.body;
   const completion = answer.choices.map((c) => (c.message.content ?? '') + (c.message.tool_calls ?? []).map((t) => t.function.arguments).join('')).join('\n');
@@ -90,36 +78,21 @@ async function jsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest):
   return { kind: 'finished', status: CallStatus.Success, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
 }
 
-const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
-
 async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest): Promise<Finished | Failed> {
   const adapter = providers[ctx.route.family];
   const out = upstreamBody(ctx, body);
-  let res;
-  try {
-    res = await gw.upstream.send(adapter.chat.buildRequest(ctx.route.target, { ...out, stream: true }), { timeoutMs: ctx.timeoutMs, signal: ctx.signal });
-  } catch (err) {
-    if (err instanceof UpstreamFailure) return { kind: 'failed', error: err.error };
-    throw err;
-  }
-  if (res.status >= 400) return failed(ctx, res.status, res.body);
+  const res = await sendOrFail(gw, ctx, adapter.chat.buildRequest(ctx.route.target, { ...out, stream: true }));
+  if (isFailed(res)) return res;
 
   const wantsUsage = body.stream_options?.include_usage === true;
-  const raw = ctx.reply.raw;
+  const sse = new SseOut(ctx);
+  const write = (text: string) => sse.write(text);
   const state = adapter.chat.newStreamState();
-  let started = false;
   let usage: Usage | undefined;
   let completion = '';
   let midError: string | undefined;
-  const write = async (text: string) => {
-    if (!raw.write(text) && !ctx.signal.aborted) await new Promise<void>((r) => raw.once('drain', () => r()));
-  };
   const emit = async (chunk: ChatChunk) => {
-    if (!started) {
-      started = true;
-      ctx.reply.hijack();
-      raw.writeHead(200, { ...SSE_HEADERS, 'x-trace-id': ctx.plan.traceId });
-    }
+    sse.start();
     chunk.model = ctx.plan.requested;
     for (const c of chunk.choices) completion += (c.delta.content ?? '') + (c.delta.tool_calls ?? []).map((t) => t.function?.arguments ?? '').join('');
     if (chunk.usage && chunk.choices.length === 0 && !wantsUsage) return;
@@ -131,7 +104,7 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest
       const step: StreamStep = adapter.chat.parseStreamEvent(event, state);
       if (step.usage) usage = { ...usage, ...step.usage };
       if (step.error) {
-        if (!started) return { kind: 'failed', error: step.error };
+        if (!sse.started) return { kind: 'failed', error: step.error };
         midError = step.error.message;
         break;
       }
@@ -142,22 +115,20 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest
     if (ctx.signal.aborted) {
       // The client left: bill what it was sent (§1.11), counted locally.
       const { usage: billed, price } = settleChat(ctx, body, undefined, completion, true);
-      if (started) raw.end();
+      sse.end();
       return { kind: 'finished', status: CallStatus.Aborted, usage: billed, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, errMsg: 'client closed the connection', tokens: billed.total_tokens };
     }
-    if (!started) return { kind: 'failed', error: { status: 0, type: 'upstream_error', code: 'upstream_stream_broken', message: `The upstream stream broke: ${(err as Error).message}` } };
+    if (!sse.started) return brokenStream(err);
     midError = `The upstream stream broke: ${(err as Error).message}`;
   }
-  if (!started) {
-    // An upstream that ended without a single chunk: treat as a failure the next key may fix.
-    return { kind: 'failed', error: { status: 502, type: 'upstream_error', code: 'empty_stream', message: 'The upstream ended the stream without an answer.' } };
-  }
+  // An upstream that ended without a single chunk: treat as a failure the next key may fix.
+  if (!sse.started) return emptyStream();
   const aborted = midError !== undefined;
   const { usage: billed, price } = settleChat(ctx, body, aborted ? undefined : usage, completion, aborted);
   if (midError) await write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
   if (wantsUsage && aborted) await write(formatEvent({ id: `chatcmpl-${ctx.plan.traceId}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: ctx.plan.requested, choices: [], usage: { prompt_tokens: billed.prompt_tokens, completion_tokens: billed.completion_tokens, total_tokens: billed.total_tokens } }));
   await write(formatEvent('[DONE]'));
-  raw.end();
+  sse.end();
   return {
     kind: 'finished',
     status: midError ? CallStatus.Failed : CallStatus.Success,

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRef, Reservation } from '../billing/ledger';
 import { retryAfterSeconds, type LimitScope } from '../limits/types';
+import type { RateLimits } from '@fastgate/core/entities/catalogue';
 import type { UpstreamError } from '../providers/types';
 import { admit, type Caller } from './admit';
 import type { NewCallLog } from '../db/schema';
@@ -74,11 +75,15 @@ function accountsOf(caller: Caller, resolution: Resolution): AccountRef[] {
   return out;
 }
 
-function limitScopes(_caller: Caller, resolution: Resolution): LimitScope[] {
-  const scopes: LimitScope[] = [];
-  const group = resolution.group;
-  if (group && Object.values(group.rate_limits).some((v) => Number(v) > 0)) scopes.push({ scope: `group:${group.id}`, limits: group.rate_limits });
-  return scopes;
+/** Every level that carries limits: the key, its app, its user, the billing group (VIP levels join later). */
+function limitScopes(caller: Caller, resolution: Resolution): LimitScope[] {
+  const levels: [string, Partial<RateLimits> | undefined][] = [
+    [`key:${caller.appKey.id}`, caller.appKey.rate_limits],
+    [`app:${caller.app.app_id}`, caller.app.rate_limits],
+    [`user:${caller.user.user_id}`, caller.user.rate_limits],
+    [`group:${resolution.group?.id}`, resolution.group?.rate_limits],
+  ];
+  return levels.filter(([, l]) => l && Object.values(l).some((v) => Number(v) > 0)).map(([scope, limits]) => ({ scope, limits: limits! }));
 }
 
 const REFUSED_CODES: Record<AccountRef['kind'], string> = {

@@ -10,19 +10,20 @@ import type { Ctx } from '../context';
 import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow } from '../db/schema';
 import { idsOf, jsonOf } from '../catalogue/links';
 
-export interface SnapUser extends Omit<UserRow, 'password_hash' | 'groups' | 'models'> {
-  groups: string;
-  models: string;
+export interface SnapUser extends Omit<UserRow, 'password_hash' | 'rate_limits'> {
+  rate_limits: Partial<RateLimits>;
 }
-export interface SnapApp extends Omit<AppRow, 'models' | 'ip_whitelist' | 'ip_blacklist'> {
+export interface SnapApp extends Omit<AppRow, 'models' | 'ip_whitelist' | 'ip_blacklist' | 'rate_limits'> {
   models: string[];
   ip_whitelist: string[];
   ip_blacklist: string[];
+  rate_limits: Partial<RateLimits>;
 }
-export interface SnapAppKey extends Omit<AppKeyRow, 'models' | 'ip_whitelist' | 'ip_blacklist' | 'key_cipher'> {
+export interface SnapAppKey extends Omit<AppKeyRow, 'models' | 'ip_whitelist' | 'ip_blacklist' | 'key_cipher' | 'rate_limits'> {
   models: string[];
   ip_whitelist: string[];
   ip_blacklist: string[];
+  rate_limits: Partial<RateLimits>;
 }
 export interface SnapGroup extends Omit<GroupRow, 'rate_limits' | 'forward_config'> {
   rate_limits: Partial<RateLimits>;
@@ -120,7 +121,7 @@ export class Snapshot {
         const rows = await q.execute();
         if (!some) this.users.clear();
         else for (const [k, u] of this.users) if (ids.includes(u.id) || ids.includes(String(k))) this.users.delete(k);
-        for (const { password_hash: _p, ...u } of rows) this.users.set(u.user_id, u);
+        for (const { password_hash: _p, ...u } of rows) this.users.set(u.user_id, { ...u, rate_limits: jsonOf<Partial<RateLimits>>(u.rate_limits, {}) });
         return;
       }
       case 'apps': {
@@ -129,7 +130,7 @@ export class Snapshot {
         const rows = await q.execute();
         if (!some) this.apps.clear();
         else for (const [k, a] of this.apps) if (ids.includes(a.id)) this.apps.delete(k);
-        for (const r of rows) this.apps.set(r.app_id, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist) });
+        for (const r of rows) this.apps.set(r.app_id, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist), rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}) });
         return;
       }
       case 'app_keys': {
@@ -138,7 +139,9 @@ export class Snapshot {
         const rows = await q.execute();
         if (!some) this.appKeys.clear();
         else for (const [k, a] of this.appKeys) if (ids.includes(a.id)) this.appKeys.delete(k);
-        for (const { key_cipher: _c, ...r } of rows) this.appKeys.set(r.key_hash, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist) });
+        for (const { key_cipher: _c, ...r } of rows) {
+          this.appKeys.set(r.key_hash, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist), rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}) });
+        }
         return;
       }
       case 'groups':

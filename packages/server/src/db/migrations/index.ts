@@ -4,12 +4,14 @@ import * as init from './2026-11-22-01-init';
 import * as corps from './2026-11-22-02-corps';
 import * as catalogue from './2026-11-22-03-catalogue';
 import * as callLogs from './2026-11-22-04-call-logs';
+import * as rateLimits from './2026-11-22-05-rate-limits';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
   '2026-11-22-02-corps': corps,
   '2026-11-22-03-catalogue': catalogue,
   '2026-11-22-04-call-logs': callLogs,
+  '2026-11-22-05-rate-limits': rateLimits,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,75 @@
+// What every endpoint's attempt does the same way: send upstream and turn a network failure or an error
+// answer into a retryable Failed, read a JSON answer defensively, and write an SSE stream to the client
+// (headers only at the first event, so an attempt that fails before it can still be retried).
+import { providers } from '../providers/index';
+import type { UpstreamError, UpstreamRequest } from '../providers/types';
+import type { Gateway } from './gateway';
+import type { AttemptContext, Failed } from './run';
+import { UpstreamFailure, type UpstreamReply } from './upstream';
+
+export const failure = (error: UpstreamError): Failed => ({ kind: 'failed', error });
+
+export const badUpstreamBody = (): Failed =>
+  failure({ status: 502, type: 'upstream_error', code: 'bad_upstream_response', message: 'The upstream answered with a body the gateway could not read.' });
+
+/** Reads an error answer into a Failed, in the route family's error vocabulary. */
+export async function failedAnswer(ctx: AttemptContext, status: number, body: { text(): Promise<string> }): Promise<Failed> {
+  const text = await body.text().catch(() => '');
+  return failure(providers[ctx.route.family].mapError(status, text));
+}
+
+/** Sends one attempt; a 2xx reply comes back, anything else is a Failed the retry loop judges. */
+export async function sendOrFail(gw: Gateway, ctx: AttemptContext, req: UpstreamRequest, rawBody?: Buffer): Promise<UpstreamReply | Failed> {
+  let res: UpstreamReply;
+  try {
+    res = await gw.upstream.send(req, { timeoutMs: ctx.timeoutMs, signal: ctx.signal, rawBody });
+  } catch (err) {
+    if (err instanceof UpstreamFailure) return failure(err.error);
+    throw err;
+  }
+  if (res.status >= 400) return failedAnswer(ctx, res.status, res.body);
+  return res;
+}
+
+export const isFailed = (x: unknown): x is Failed => typeof x === 'object' && x !== null && (x as Failed).kind === 'failed';
+
+/** The JSON body of a successful reply, or undefined when it is not JSON. */
+export async function readJson(res: UpstreamReply): Promise<unknown> {
+  try {
+    return (await res.body.json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+
+/** The client side of a stream: hijacks the reply at the first write, honours backpressure. */
+export class SseOut {
+  started = false;
+
+  constructor(private readonly ctx: AttemptContext) {}
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.ctx.reply.hijack();
+    this.ctx.reply.raw.writeHead(200, { ...SSE_HEADERS, 'x-trace-id': this.ctx.plan.traceId });
+  }
+
+  async write(text: string): Promise<void> {
+    this.start();
+    const raw = this.ctx.reply.raw;
+    if (!raw.write(text) && !this.ctx.signal.aborted) await new Promise<void>((r) => raw.once('drain', () => r()));
+  }
+
+  end(): void {
+    if (this.started) this.ctx.reply.raw.end();
+  }
+}
+
+/** A stream that broke before anything reached the client: another key may do better. */
+export const brokenStream = (err: unknown): Failed =>
+  failure({ status: 0, type: 'upstream_error', code: 'upstream_stream_broken', message: `The upstream stream broke: ${(err as Error).message}` });
+
+export const emptyStream = (): Failed => failure({ status: 502, type: 'upstream_error', code: 'empty_stream', message: 'The upstream ended the stream without an answer.' });

@@ -25,12 +25,27 @@ export interface BaseSection {
   /** Upstream timeouts in seconds: non-streaming calls, and streams (until the first byte). */
   short_timeout: number;
   long_timeout: number;
+  /** Retryable errors of one key in one day (counters reset at 0:00) after which it is disabled. */
+  model_key_err_disable: number;
 }
 
 /** An error-text list (substring match, case-insensitive) that can be switched off. */
 export interface ErrorTextSection {
   open: boolean;
   errors: string[];
+}
+
+/** A rule that puts auto-disabled keys back: on `cron`, keys disabled for at least `enable_time`
+ * seconds whose reason contains `error` ('' = any reason). */
+export interface AutoEnableRule {
+  cron: string;
+  enable_time: number;
+  error: string;
+}
+
+export interface AutoEnableSection {
+  open: boolean;
+  enable_errors: AutoEnableRule[];
 }
 
 export interface LogSection {
@@ -52,6 +67,7 @@ export interface SysConfig {
   auto_disabled_error: ErrorTextSection;
   /** Texts that are the client's fault: never retried. */
   not_retry_error: ErrorTextSection;
+  auto_enable_error: AutoEnableSection;
 }
 
 export const SYS_CONFIG_DEFAULTS: SysConfig = {
@@ -59,7 +75,7 @@ export const SYS_CONFIG_DEFAULTS: SysConfig = {
   reseller_login_register: { account_login: true, email_login: true, email_register: false, email_retrieve: true, session_expire: 21600 },
   admin_login: { account_login: true, email_login: true, email_register: false, email_retrieve: true, session_expire: 21600 },
   email: { open: false, host: '', port: 465, user_name: '', password: '', from_name: '' },
-  base: { err_retry: 3, short_timeout: 300, long_timeout: 600 },
+  base: { err_retry: 3, short_timeout: 300, long_timeout: 600, model_key_err_disable: 100_000 },
   log: { open: true, chat_records: ['prompt', 'completion'], chat_reserve: 90 },
   auto_disabled_error: {
     open: true,
@@ -69,5 +85,7 @@ export const SYS_CONFIG_DEFAULTS: SysConfig = {
     open: true,
     errors: ['context_length_exceeded', 'maximum context length', 'prompt is too long', 'content_policy_violation', 'safety system', 'inappropriate content', 'Invalid URL', 'image too large'],
   },
+  // Off until an admin writes rules: a wrong key put back would only fail again.
+  auto_enable_error: { open: false, enable_errors: [] },
 };
 export type SysConfigSection = keyof SysConfig;

@@ -54,6 +54,34 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
     expect(page.body.data.items.some((k: { is_auto_disabled: boolean; auto_disabled_reason: string }) => k.is_auto_disabled && k.auto_disabled_reason.includes('Incorrect'))).toBe(true);
   });
 
+  it('puts auto-disabled keys back by the auto-enable rules, and disables keys past the daily error count', async () => {
+    w.mock.faults.add({ key: PROVIDER_KEYS[0]!, status: 401, error: 'Incorrect API key provided', times: 1 });
+    w.mock.faults.add({ key: PROVIDER_KEYS[1]!, status: 401, error: 'Incorrect API key provided', times: 1 });
+    // Both keys die; the client is not told 401 (its own key is fine) but that nothing is available.
+    await expect(ask(w)).rejects.toMatchObject({ status: 503 });
+    await settled(w);
+    const dead = await w.server.app.ctx.db.selectFrom('provider_keys').select(['status', 'is_auto_disabled']).execute();
+    expect(dead.every((k) => k.status === 2 && k.is_auto_disabled === 1)).toBe(true);
+    expect((await w.server.app.ctx.db.selectFrom('model_agents').select('auto_disabled_reason').executeTakeFirstOrThrow()).auto_disabled_reason).toBe('no available model agent key');
+    // A rule for another reason leaves them; a matching one brings keys and agent back.
+    expect(await w.server.app.gateway.health.enable({ cron: '* * * * *', enable_time: 0, error: 'quota' })).toBe(0);
+    expect(await w.server.app.gateway.health.enable({ cron: '* * * * *', enable_time: 0, error: 'Incorrect API key' })).toBe(2);
+    await settled(w);
+    expect((await ask(w)).choices).toHaveLength(1);
+
+    // Past the daily error threshold a key leaves the rotation even on retryable errors.
+    const { setSysSection } = await import('../src/settings/sys-config');
+    await setSysSection(w.server.app.ctx.db, 'base', { model_key_err_disable: 2 });
+    await w.server.app.gateway.snapshot.reload('sys_configs', 'all');
+    w.mock.faults.add({ key: PROVIDER_KEYS[0]!, status: 500, error: 'flaky' });
+    for (let i = 0; i < 4; i++) await ask(w);
+    await settled(w);
+    const k0 = (await w.server.app.ctx.db.selectFrom('provider_keys').selectAll().execute()).find((k) => k.auto_disabled_reason.includes('flaky'))!;
+    expect(k0.auto_disabled_reason).toMatch(/^too many errors today/);
+    await setSysSection(w.server.app.ctx.db, 'base', { model_key_err_disable: 100_000 });
+    await w.server.app.gateway.snapshot.reload('sys_configs', 'all');
+  });
+
   it('falls back to the fallback model when every agent fails', async () => {
     // A second model on its own agent, as the fallback.
     const backup = (await w.admin.post('/api/v1/model/create', { corp: w.corp, name: 'backup', model: 'backup-model', type: 1, is_enable_model_agent: true, text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 1 } })).body.data.id;

@@ -5,6 +5,7 @@ import { QuotaExpiresRule } from '@fastgate/core/entities/app-key';
 import { Status } from '@fastgate/core/constants';
 import { Ledger } from '../billing/ledger';
 import type { Ctx } from '../context';
+import { KeyHealth } from '../jobs/key-health';
 import { createMemoryLimiter } from '../limits/index';
 import type { RateLimiter } from '../limits/types';
 import { agentsFor, type Route } from './pick';
@@ -16,19 +17,23 @@ export class Gateway {
   readonly ledger: Ledger;
   readonly limiter: RateLimiter;
   readonly upstream: Upstream;
+  readonly health: KeyHealth;
 
   constructor(private readonly ctx: Ctx, opts: { limiter?: RateLimiter } = {}) {
     this.snapshot = new Snapshot(ctx);
     this.ledger = new Ledger(ctx, this.snapshot);
     this.limiter = opts.limiter ?? createMemoryLimiter();
     this.upstream = createUpstream();
+    this.health = new KeyHealth(ctx, this);
   }
 
   async start(): Promise<void> {
     await this.snapshot.load();
+    this.health.start();
   }
 
   async close(): Promise<void> {
+    this.health.stop();
     this.snapshot.close();
     await this.ledger.close();
     await this.limiter.close();

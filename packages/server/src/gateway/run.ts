@@ -217,6 +217,7 @@ async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: FastifyR
       tried.keys.add(route.key.id);
       const verdict = classify(outcome.error, sys);
       if (verdict.disable) gw.autoDisable(route, outcome.error.message);
+      else if (verdict.retry && gw.health.count(route.key.id)) gw.autoDisable(route, `too many errors today; last: ${outcome.error.message}`);
       const again = verdict.retry && n < budget;
       logs.push(callLog(snapshot, plan, logs.length, { route, status: again || passes.length > 1 ? CallStatus.Retry : CallStatus.Failed, errMsg: outcome.error.message, retryCount: n }));
       if (!verdict.retry) return outcome;

@@ -10,6 +10,7 @@ import { consoleApi } from './console/index';
 import { Gateway } from './gateway/gateway';
 import { gatewayApi } from './gateway/index';
 import { createDb, migrateToLatest } from './db/index';
+import { startHousekeeping } from './jobs/housekeeping';
 import { createMailer } from './mail/mailer';
 import { XSRF_COOKIE } from './http/session';
 import { createSecrets, loadMasterKey } from './security/secrets';
@@ -37,7 +38,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   // charges and call logs before the database goes.
   const gateway = new Gateway(ctx);
   app.decorate('gateway', gateway);
+  // Daily at 2:00; it only reads the database when it fires, long after start-up.
+  const housekeeping = startHousekeeping(ctx);
   app.addHook('onClose', async () => {
+    housekeeping.stop();
     await gateway.close();
     ctx.mailer.close();
     await ctx.bus.close();

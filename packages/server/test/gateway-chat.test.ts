@@ -71,3 +71,33 @@ describe.each(dialects)('gateway chat on %s', (dialect) => {
     expect(list.data.map((m) => m.id)).toEqual(['gpt-test']);
   });
 });
+
+describe('gateway shutdown and retention', () => {
+  it('writes every pending charge and call log on a clean shutdown, and retention deletes old logs', async () => {
+    const w = await world('sqlite');
+    const dataDir = w.server.app.ctx.config.dataDir;
+    const before = await w.quotaOf(w.user.userId);
+    for (let i = 0; i < 5; i++) await w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: `bye ${i}` }] });
+    // No flush: closing the app must write them.
+    await w.server.app.close();
+    const { default: SQLite } = await import('better-sqlite3');
+    const db = new SQLite(`${dataDir}/fastgate.db`, { readonly: true });
+    const count = db.prepare("select count(*) n, sum(total_price) p from call_logs where prompt like 'bye %'").get() as { n: number; p: number };
+    const quota = (db.prepare('select quota from users where user_id = ?').get(w.user.userId) as { quota: number }).quota;
+    db.close();
+    expect(count.n).toBe(5);
+    expect(quota).toBe(before - count.p);
+    await w.mock.close();
+
+    const fresh = await world('sqlite');
+    try {
+      await fresh.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'old' }] });
+      await fresh.flush();
+      const { housekeep } = await import('../src/jobs/housekeeping');
+      expect((await housekeep(fresh.server.app.ctx, Date.now() + 89 * 86_400_000)).logs).toBe(0);
+      expect((await housekeep(fresh.server.app.ctx, Date.now() + 91 * 86_400_000)).logs).toBe(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+});

@@ -94,7 +94,11 @@ const REFUSED_CODES: Record<AccountRef['kind'], string> = {
   group: 'group_quota_exhausted',
 };
 
-export async function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<FastifyReply> {
+/**
+ * Resolves with nothing once the answer is sent: Fastify must not send again (resolving with the reply
+ * would make it try, and log FST_ERR_REP_ALREADY_SENT on every call).
+ */
+export async function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<void> {
   const started = performance.now();
   const reqTime = Date.now();
   const traceId = randomUUID().replace(/-/g, '');
@@ -139,7 +143,7 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
     if (result.kind === 'finished') {
       ledger.settle(reservation, result.quota, logs);
       if (result.tokens > 0 && scopes.length) void limiter.addTokens(scopes, result.tokens);
-      return reply;
+      return;
     }
     ledger.refund(reservation, logs);
     const e = result.error;

@@ -22,8 +22,9 @@ function define(method: 'GET' | 'POST') {
         const input = opts.schema ? parse(opts.schema, raw, requestLocale(request)) : (raw as z.infer<S>);
         const out = await handler(input, request, reply);
         // A handler that answered by itself (a file download) returns the reply; errors before that
-        // still reach the scope's envelope handler.
-        return out === reply ? reply : ok(out ?? null);
+        // still reach the scope's envelope handler. Resolving with undefined tells Fastify not to send
+        // again (resolving with the reply would make it try, and log FST_ERR_REP_ALREADY_SENT).
+        return out === reply ? undefined : ok(out ?? null);
       },
     });
   };

@@ -3,6 +3,13 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { REDIRECT_ROUTE, USER_CENTER } from '@fastgate/core/routes';
 import { corpPages } from '../pages/corp';
+import { modelPages } from '../pages/model';
+import { myModelPages } from '../pages/my/model';
+import { agentPages } from '../pages/agent';
+import { keyPages } from '../pages/key';
+import { groupPages } from '../pages/group';
+import { appPages } from '../pages/app';
+import { appKeyPages } from '../pages/app-key';
 
 export interface LazyPage {
   Component: LazyExoticComponent<ComponentType>;
@@ -25,6 +32,14 @@ export const pages: Partial<Record<string, LazyPage>> = {
   [USER_CENTER]: lazyPage(() => import('../pages/user/center')),
   [REDIRECT_ROUTE]: lazyPage(() => import('../pages/redirect')),
   ...lazyPages(corpPages),
+  ...lazyPages(modelPages),
+  ...lazyPages(myModelPages),
+  ...lazyPages(agentPages),
+  ...lazyPages(keyPages),
+  ...lazyPages(groupPages),
+  'my.group': lazyPage(() => import('../pages/my/group')),
+  ...lazyPages(appPages),
+  ...lazyPages(appKeyPages),
 };
 
 export function hasPage(name: string): boolean {

@@ -32,6 +32,11 @@ export interface ResourceFormProps<Row, Values extends object> {
   labelSpan?: number;
   /** Other prefixes to refresh after the write. */
   alsoInvalidate?: readonly string[];
+  /**
+   * Receives the server's answer instead of the form going back to the list at once; call `back()` to
+   * leave (e.g. after showing a secret the answer carries).
+   */
+  onSaved?: (result: unknown, mode: FormMode, back: () => void) => void;
 }
 
 export function ResourceForm<Row, Values extends object>(props: ResourceFormProps<Row, Values>) {
@@ -66,10 +71,10 @@ export function ResourceForm<Row, Values extends object>(props: ResourceFormProp
     setError(undefined);
     const body = toBody ? toBody(values, mode) : values;
     try {
-      if (mode === 'create') await create.mutateAsync(body);
-      else await update.mutateAsync({ ...body, id: id! });
+      const result = mode === 'create' ? await create.mutateAsync(body) : await update.mutateAsync({ ...body, id: id! });
       Message.success(g(mode === 'create' ? 'resource.created' : 'resource.updated'));
-      back();
+      if (props.onSaved) props.onSaved(result, mode, back);
+      else back();
     } catch (e) {
       // The HTTP client toasted it already; keep it on the form too, where the user is looking.
       setError(e instanceof ApiError || e instanceof Error ? e.message : String(e));

@@ -7,8 +7,11 @@ export interface ResourceSelectProps<Item> extends Omit<SelectProps, 'options' |
   prefix: string;
   /** Option text. */
   labelOf: (item: Item) => string;
-  /** Option value; `id` by default. */
-  valueOf?: (item: Item) => string | number;
+  /**
+   * Option value; `id` by default. (Not named `valueOf`: a prop of that name clashes with
+   * Object.prototype.valueOf and makes every props object without it a type error.)
+   */
+  optionValue?: (item: Item) => string | number;
   /** Keeps only some rows (e.g. models of one type). */
   filterItems?: (item: Item) => boolean;
   params?: object;
@@ -22,7 +25,7 @@ export interface ResourceSelectProps<Item> extends Omit<SelectProps, 'options' |
 export function ResourceSelect<Item extends { id: string }>({
   prefix,
   labelOf,
-  valueOf = (item) => item.id,
+  optionValue = (item) => item.id,
   filterItems,
   params,
   silent,
@@ -40,7 +43,7 @@ export function ResourceSelect<Item extends { id: string }>({
       {...rest}
       loading={list.isLoading}
       placeholder={list.isError && unavailableText ? unavailableText : placeholder}
-      options={items.map((item) => ({ label: labelOf(item), value: valueOf(item) }))}
+      options={items.map((item) => ({ label: labelOf(item), value: optionValue(item) }))}
     />
   );
 }

@@ -1,0 +1,108 @@
+// Model agent detail (`/agent/detail?id=`): every field of the record, its bound keys masked with a copy
+// button each (the admin-only detail carries them in full; the screen never shows them unmasked).
+import { Alert, Button, Card, Descriptions, Space, Spin, Tag, Typography } from '@arco-design/web-react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Status } from '@fastgate/core/constants';
+import { LbStrategy } from '@fastgate/core/entities/catalogue';
+import { MODEL_AGENT_PREFIX, splitKeys, type ModelAgent } from '@fastgate/core/entities/model-agent';
+import { routePath } from '../../app/navigation';
+import { MaskedKey } from '../../components/MaskedKey';
+import { useResourceDetail } from '../../hooks/resource';
+import { useGlobalLocale, usePageLocale } from '../../locale';
+import locale from './locale';
+import { AutoDisabledTag, FlagTag, NameTags } from './parts';
+
+export default function AgentDetail() {
+  const t = usePageLocale(locale);
+  const { g } = useGlobalLocale();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const id = search.get('id');
+  const detail = useResourceDetail<ModelAgent>(MODEL_AGENT_PREFIX, id);
+  const a = detail.data;
+  const from = (location.state as { from?: string } | null)?.from;
+  const yesNo = (v: boolean | undefined) => <FlagTag value={!!v} yes={t('agent.yes')} no={t('agent.no')} />;
+
+  const pairs = a?.replace_models.map((m, i) => `${m} → ${a.target_models[i] ?? ''}`) ?? [];
+  const keys = splitKeys(a?.key ?? '');
+
+  return (
+    <Card
+      bordered={false}
+      title={t('agent.detail.title')}
+      data-testid="agent-detail"
+      extra={
+        <Space>
+          <Button onClick={() => navigate(from ?? routePath('agent.list'))} data-testid="agent-detail-back">
+            {t('agent.detail.back')}
+          </Button>
+          {a && (
+            <Button type="primary" onClick={() => navigate(`${routePath('agent.update')}?id=${encodeURIComponent(a.id)}`, { state: { from: location.pathname + location.search } })} data-testid="agent-detail-edit">
+              {t('agent.detail.edit')}
+            </Button>
+          )}
+        </Space>
+      }
+    >
+      {!id && <Alert type="warning" content={g('resource.missingId')} />}
+      {detail.isError && <Alert type="error" content={g('resource.loadFailed')} />}
+      <Spin loading={detail.isLoading} style={{ display: 'block' }}>
+        {a && (
+          <Space direction="vertical" size={24} style={{ width: '100%' }}>
+            <Descriptions
+              title={t('agent.basic')}
+              column={2}
+              border
+              data={[
+                { label: t('agent.name'), value: a.name },
+                { label: t('agent.corp'), value: a.corp_name || '-' },
+                { label: t('agent.baseUrl'), value: <Typography.Text copyable>{a.base_url}</Typography.Text> },
+                { label: t('agent.path'), value: a.path || '-' },
+                { label: t('agent.weight'), value: a.weight },
+                { label: t('agent.status'), value: <Tag color={a.status === Status.Normal ? 'green' : 'gray'}>{g(a.status === Status.Normal ? 'resource.status.1' : 'resource.status.2')}</Tag> },
+                { label: t('agent.autoDisabled'), value: <AutoDisabledTag disabled={a.is_auto_disabled} reason={a.auto_disabled_reason} /> },
+                { label: t('agent.neverDisable'), value: yesNo(a.is_never_disable) },
+                { label: t('agent.createdAt'), value: a.created_at },
+                { label: t('agent.updatedAt'), value: a.updated_at },
+                { label: t('agent.remark'), value: a.remark || '-', span: 2 },
+              ]}
+            />
+            <Descriptions
+              title={t('agent.routing')}
+              column={1}
+              border
+              data={[
+                { label: t('agent.models'), value: <NameTags names={a.model_names} max={50} /> },
+                { label: t('agent.lbStrategy'), value: t(a.lb_strategy === LbStrategy.Weight ? 'agent.lbStrategy.2' : 'agent.lbStrategy.1') },
+                { label: t('agent.modelReplace'), value: a.is_enable_model_replace ? <NameTags names={pairs} max={50} color="purple" /> : yesNo(false) },
+                { label: t('agent.fallbackModels'), value: <NameTags names={a.fallback_model_names} max={50} /> },
+              ]}
+            />
+            <Descriptions
+              title={`${t('agent.keySection')} (${a.key_count})`}
+              column={1}
+              border
+              data={[
+                {
+                  label: t('agent.keys'),
+                  value: keys.length ? (
+                    <Space direction="vertical" size={4} data-testid="agent-detail-keys">
+                      {keys.map((k) => (
+                        <MaskedKey key={k} value={k} copy={() => Promise.resolve(k)} />
+                      ))}
+                    </Space>
+                  ) : (
+                    <Typography.Text type="secondary">{t('agent.detail.keysEmpty')}</Typography.Text>
+                  ),
+                },
+                { label: t('agent.keyAgentsOnly'), value: yesNo(a.is_agents_only) },
+                { label: t('agent.keyNeverDisable'), value: yesNo(a.is_never_disable_key) },
+              ]}
+            />
+          </Space>
+        )}
+      </Spin>
+    </Card>
+  );
+}

@@ -1,0 +1,105 @@
+// App create and update (reference §3.2). Admins and resellers name the owning user; a user owns its
+// apps. On create the first key can be generated too: the answer carries it and it is shown once.
+import { useState } from 'react';
+import { DatePicker, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
+import { APP_PREFIX, type App } from '@fastgate/core/entities/app';
+import { Status } from '@fastgate/core/constants';
+import { ResourceForm, type FormMode } from '../../components/ResourceForm';
+import { required } from '../../components/rules';
+import { useGlobalLocale, usePageLocale } from '../../locale';
+import { useUserStore } from '../../stores/user';
+import { KeyReveal } from '../app-key/KeyReveal';
+import { LimitFields, limitBody, limitValues, type LimitValues } from './LimitFields';
+import locale from './locale';
+
+interface Values extends LimitValues {
+  user_id?: number;
+  name: string;
+  remark?: string;
+  quota_expires_at?: string;
+  status: number;
+  is_create_key?: boolean;
+}
+
+const MAX = 100;
+/** The keys lists live under `/key` (type 1): a first key created with the app shows up there. */
+const ALSO = ['/key'] as const;
+
+export function AppForm({ mode }: { mode: FormMode }) {
+  const t = usePageLocale(locale);
+  const { g, tk } = useGlobalLocale();
+  const role = useUserStore((s) => s.role);
+  const names = role === 'admin' || role === 'reseller';
+  const [revealed, setRevealed] = useState<{ key: string; leave: () => void }>();
+
+  return (
+    <>
+      <ResourceForm<App, Values>
+        prefix={APP_PREFIX}
+        mode={mode}
+        listRoute="app.list"
+        title={tk(`menu.app.${mode}`)}
+        labelSpan={5}
+        alsoInvalidate={ALSO}
+        initialValues={{ status: Status.Normal, remark: '', models: [], is_bind_group: false, is_limit_quota: false, quota: 0, is_create_key: true }}
+        toValues={(row) => ({
+          ...limitValues(row),
+          user_id: row.user_id,
+          name: row.name,
+          remark: row.remark,
+          quota_expires_at: row.quota_expires_at || undefined,
+          status: row.status,
+        })}
+        toBody={(v, m) => ({
+          ...(m === 'create' ? { user_id: names ? v.user_id : undefined, is_create_key: !!v.is_create_key } : {}),
+          ...limitBody(v),
+          name: v.name.trim(),
+          remark: v.remark ?? '',
+          quota_expires_at: v.quota_expires_at ?? '',
+          status: v.status,
+        })}
+        onSaved={(result, _m, back) => {
+          const key = (result as { key?: string } | null)?.key;
+          if (key) setRevealed({ key, leave: back });
+          else back();
+        }}
+      >
+        {names && (
+          <Form.Item
+            label={t('app.userId')}
+            field="user_id"
+            rules={mode === 'create' ? [required(t('app.userId.required'))] : undefined}
+            extra={mode === 'create' ? t('app.userId.extra') : undefined}
+          >
+            <InputNumber min={1} precision={0} disabled={mode === 'update'} placeholder={t('app.userId.placeholder')} style={{ width: 220 }} data-testid="app-user-id" />
+          </Form.Item>
+        )}
+        <Form.Item label={t('app.name')} field="name" rules={[required(t('app.name.required')), { maxLength: MAX, message: t('app.max100') }]}>
+          <Input maxLength={MAX} showWordLimit data-testid="app-name" />
+        </Form.Item>
+        <LimitFields testId="app" />
+        <Form.Item label={t('app.expiresAt')} field="quota_expires_at" extra={t('app.expiresAt.extra')}>
+          <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" style={{ width: 240 }} data-testid="app-expires-at" />
+        </Form.Item>
+        {mode === 'create' && (
+          <Form.Item label={t('app.createKey')} field="is_create_key" triggerPropName="checked" extra={t('app.createKey.extra')}>
+            <Switch data-testid="app-create-key" />
+          </Form.Item>
+        )}
+        <Form.Item label={t('app.status')} field="status">
+          <Select style={{ width: 220 }} data-testid="app-status">
+            <Select.Option value={Status.Normal}>{g('resource.status.1')}</Select.Option>
+            <Select.Option value={Status.Disabled}>{g('resource.status.2')}</Select.Option>
+          </Select>
+        </Form.Item>
+        <Form.Item label={t('app.remark')} field="remark" rules={[{ maxLength: 500 }]}>
+          <Input.TextArea maxLength={500} showWordLimit autoSize={{ minRows: 2, maxRows: 6 }} data-testid="app-remark" />
+        </Form.Item>
+      </ResourceForm>
+      <KeyReveal keys={revealed ? [revealed.key] : []} onClose={() => revealed?.leave()} />
+    </>
+  );
+}
+
+export const CreateApp = () => <AppForm mode="create" />;
+export const UpdateApp = () => <AppForm mode="update" />;

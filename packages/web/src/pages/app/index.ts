@@ -1,0 +1,6 @@
+// Lazy entry points of the app screens, registered in app/pages.ts (create and update share one chunk).
+export const appPages = {
+  'app.list': () => import('./list'),
+  'app.create': () => import('./form').then((m) => ({ default: m.CreateApp })),
+  'app.update': () => import('./form').then((m) => ({ default: m.UpdateApp })),
+};

@@ -1,0 +1,58 @@
+// Columns and search fields of the model key list (reference §3.4). Status and actions come from
+// ResourceTable; keys are masked, and the copy button fetches the full value on click.
+import { Space, Typography, type TableColumnProps } from '@arco-design/web-react';
+import type { ModelKey } from '@fastgate/core/entities/provider-key';
+import { formatUsd } from '@fastgate/core/money';
+import { CorpSelect } from '../../components/CorpSelect';
+import { MaskedKey } from '../../components/MaskedKey';
+import { ModelSelect } from '../../components/ModelSelect';
+import type { FilterField } from '../../components/SearchForm';
+import type { PageDict } from '../../locale';
+import { AgentSelect, AutoDisabledTag, FlagTag, NameTags } from '../agent/parts';
+import { revealModelKey } from './api';
+import type locale from './locale';
+
+type Key = typeof locale extends PageDict<infer K> ? K : never;
+type T = (key: Key, vars?: Record<string, string | number>) => string;
+
+export function keyColumns(t: T): TableColumnProps<ModelKey>[] {
+  return [
+    { title: t('key.key'), dataIndex: 'key', width: 240, render: (key: string, row) => <MaskedKey value={key} copy={() => revealModelKey(row.id)} testId={`key-mask-${row.id}`} /> },
+    { title: t('key.corp'), dataIndex: 'corp_name', width: 140 },
+    { title: t('key.models'), dataIndex: 'model_names', width: 200, render: (names: string[]) => <NameTags names={names} /> },
+    { title: t('key.modelAgents'), dataIndex: 'model_agent_names', width: 160, render: (names: string[]) => <NameTags names={names} color="purple" /> },
+    {
+      title: t('key.quotaCol'),
+      dataIndex: 'quota',
+      width: 160,
+      render: (quota: number, row) => (
+        <Space size={4} style={{ fontVariantNumeric: 'tabular-nums' }}>
+          <span>{row.is_limit_quota ? formatUsd(quota) : t('key.unlimited')}</span>
+          <Typography.Text type="secondary">/ {formatUsd(row.used_quota)}</Typography.Text>
+        </Space>
+      ),
+    },
+    { title: t('key.weight'), dataIndex: 'weight', width: 70 },
+    { title: t('key.agentsOnly'), dataIndex: 'is_agents_only', width: 90, render: (v: boolean) => <FlagTag value={v} yes={t('key.yes')} no={t('key.no')} /> },
+    { title: t('key.neverDisable'), dataIndex: 'is_never_disable', width: 90, render: (v: boolean) => <FlagTag value={v} yes={t('key.yes')} no={t('key.no')} /> },
+    {
+      title: t('key.autoDisabled'),
+      dataIndex: 'is_auto_disabled',
+      width: 110,
+      render: (v: boolean, row) => <AutoDisabledTag disabled={v} reason={row.auto_disabled_reason} testId={`key-auto-disabled-${row.id}`} />,
+    },
+    { title: t('key.remark'), dataIndex: 'remark', width: 140, ellipsis: true, render: (remark: string) => remark || '-' },
+    { title: t('key.createdAt'), dataIndex: 'created_at', width: 170 },
+  ];
+}
+
+export function keyFilters(t: T): FilterField[] {
+  return [
+    { field: 'corp', kind: 'custom', label: t('key.corp'), render: () => <CorpSelect data-testid="filter-corp" /> },
+    { field: 'key', kind: 'text', label: t('key.key') },
+    { field: 'models', kind: 'custom', multiple: true, label: t('key.models'), render: () => <ModelSelect data-testid="filter-models" /> },
+    { field: 'model_agents', kind: 'custom', multiple: true, label: t('key.agentFilter'), render: () => <AgentSelect data-testid="filter-model_agents" /> },
+    { field: 'status', kind: 'status', label: t('key.status') },
+    { field: 'remark', kind: 'text', label: t('key.remark') },
+  ];
+}

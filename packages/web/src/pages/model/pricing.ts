@@ -1,0 +1,152 @@
+// Which price blocks a model uses, and its prices as dollars for tables (reference §2.10, §3.5): ratios
+// are quota units per token, shown as $ per 1K tokens (ratio ÷ 500); fixed quotas are units per call (or
+// per unit), shown as $ (÷ 500000).
+import { QUOTA_PER_USD } from '@fastgate/core/constants';
+import { ModelType, type ModelTypeValue } from '@fastgate/core/entities/model';
+import { BillingMethod, type ModelQuotas, type TextQuota } from '@fastgate/core/entities/model-quota';
+import { quotaToUsd } from '@fastgate/core/money';
+
+/** Units per token for $1 per 1K tokens: 500000 / 1000 = 500 (reference §5.9: ratio = price × 500). */
+export const RATIO_PER_USD_PER_1K = QUOTA_PER_USD / 1000;
+
+/** Float noise off: 0.1 × 3 and friends come back as the number a person typed. */
+const clean = (n: number) => Number(n.toPrecision(12));
+
+/** $ per 1K tokens → ratio (what the server stores). */
+export const priceToRatio = (usdPer1k: number) => clean(usdPer1k * RATIO_PER_USD_PER_1K);
+/** Ratio → $ per 1K tokens (what the form shows). */
+export const ratioToPrice = (ratio: number) => clean(ratio / RATIO_PER_USD_PER_1K);
+
+/** "$0.002": up to 10 decimals, no exponent, no grouping. */
+export function formatDollars(usd: number): string {
+  return `$${usd.toLocaleString('en-US', { maximumFractionDigits: 10, useGrouping: false })}`;
+}
+
+export type QuotaKey = keyof ModelQuotas;
+
+/** Corp codes that switch pricing blocks (reference §3.7). */
+export const CorpCode = { Midjourney: 'midjourney', OpenAI: 'openai', Google: 'google' } as const;
+const codeIs = (code: string | undefined, which: string) => (code ?? '').trim().toLowerCase() === which;
+export const isMidjourney = (code?: string) => codeIs(code, CorpCode.Midjourney);
+/** OpenAI prices web search per search-context size; Google charges one flat search price. */
+export const searchStyle = (code?: string): 'sizes' | 'flat' | undefined => (codeIs(code, CorpCode.OpenAI) ? 'sizes' : codeIs(code, CorpCode.Google) ? 'flat' : undefined);
+
+/** The one price block a model of this type (and corp) is billed by. */
+export function quotaKeyOf(type: number | undefined, corpCode?: string): QuotaKey | undefined {
+  if (isMidjourney(corpCode)) return 'midjourney_quotas';
+  switch (type as ModelTypeValue | undefined) {
+    case ModelType.Text:
+    case ModelType.ImageToText:
+    case ModelType.Embedding:
+    case ModelType.MultimodalEmbedding:
+      return 'text_quota';
+    case ModelType.TextToImage:
+    case ModelType.ImageToImage:
+      return 'image_quota';
+    case ModelType.TextToSpeech:
+    case ModelType.SpeechToText:
+      return 'audio_quota';
+    case ModelType.Multimodal:
+      return 'multimodal_quota';
+    case ModelType.MultimodalRealtime:
+      return 'realtime_quota';
+    case ModelType.MultimodalSpeech:
+      return 'multimodal_audio_quota';
+    case ModelType.DigitalHuman:
+      return 'digital_human_quota';
+    case ModelType.AudioClone:
+      return 'audio_clone_quota';
+    case ModelType.VideoSecondCreation:
+      return 'video_second_creation_quota';
+    default:
+      return undefined;
+  }
+}
+
+/** What one price is for; pages translate `label` and `per`. */
+export type PriceLabel = 'prompt' | 'completion' | 'cached' | 'fixed' | 'text' | 'input' | 'output' | 'image' | 'vision' | 'search' | 'audioPrompt' | 'audioCompletion' | 'midjourney' | 'unit';
+export type PricePer = '1k' | 'call' | 'image' | 'search' | 'second' | 'minute' | 'character';
+
+export interface PriceLine {
+  label: PriceLabel;
+  usd: number;
+  per: PricePer;
+  /** Rows of a price table beside the one shown (other sizes, modes, actions). */
+  more?: number;
+  /** What the row is: a size, a mode or an action. */
+  detail?: string;
+}
+
+const perK = (label: PriceLabel, ratio: number | undefined): PriceLine => ({ label, usd: ratioToPrice(ratio ?? 0), per: '1k' });
+const perCall = (label: PriceLabel, quota: number | undefined, per: PricePer = 'call'): PriceLine => ({ label, usd: quotaToUsd(quota ?? 0), per });
+
+function textLines(q: Partial<TextQuota> | undefined, prefix: 'text' | 'audio' = 'text'): PriceLine[] {
+  if (!q) return [];
+  if (q.billing_method === BillingMethod.Fixed) return [perCall('fixed', q.fixed_quota)];
+  const lines = [perK(prefix === 'audio' ? 'audioPrompt' : 'prompt', q.prompt_ratio), perK(prefix === 'audio' ? 'audioCompletion' : 'completion', q.completion_ratio)];
+  if (q.cached_ratio) lines.push(perK('cached', q.cached_ratio));
+  return lines;
+}
+
+/** The row marked default, else the first; with how many others the table holds. */
+function pick<R extends { is_default?: boolean }>(rows: readonly R[] | undefined): { row: R; more: number } | undefined {
+  if (!rows?.length) return undefined;
+  return { row: rows.find((r) => r.is_default) ?? rows[0]!, more: rows.length - 1 };
+}
+
+/** Every price a model shows in a table, in dollars, for the block its type (and corp) uses. */
+export function priceLines(m: ModelQuotas & { type: number; corp_code?: string }): PriceLine[] {
+  const key = quotaKeyOf(m.type, m.corp_code);
+  switch (key) {
+    case 'text_quota':
+    case 'audio_quota':
+      return textLines(m[key]);
+    case 'image_quota': {
+      const q = m.image_quota;
+      if (!q) return [];
+      if (q.billing_method === BillingMethod.Fixed) {
+        const p = pick(q.generation_quotas);
+        if (!p) return [perCall('image', q.fixed_quota, 'image')];
+        const size = [p.row.quality, p.row.width && p.row.height ? `${p.row.width}×${p.row.height}` : ''].filter(Boolean).join(' ');
+        return [{ ...perCall('image', p.row.fixed_quota, 'image'), more: p.more, detail: size }];
+      }
+      return [perK('text', q.text_ratio), perK('input', q.input_ratio), perK('output', q.output_ratio), ...(q.cached_ratio ? [perK('cached', q.cached_ratio)] : [])];
+    }
+    case 'multimodal_quota': {
+      const q = m.multimodal_quota;
+      if (!q) return [];
+      const lines = textLines(q.text_quota);
+      const vision = pick(q.vision_quotas);
+      if (vision) lines.push({ ...perCall('vision', vision.row.fixed_quota, 'image'), more: vision.more, detail: vision.row.mode });
+      const search = pick(q.search_quotas);
+      if (search) lines.push({ ...perCall('search', search.row.fixed_quota, 'search'), more: search.more, detail: search.row.search_context_size });
+      else if (q.search_quota) lines.push(perCall('search', q.search_quota, 'search'));
+      return lines;
+    }
+    case 'realtime_quota':
+    case 'multimodal_audio_quota': {
+      const q = m[key];
+      if (!q) return [];
+      const lines = [...textLines(q.text_quota), ...textLines(q.audio_quota, 'audio')];
+      if (q.fixed_quota) lines.push(perCall('fixed', q.fixed_quota));
+      return lines;
+    }
+    case 'midjourney_quotas': {
+      const p = pick(m.midjourney_quotas?.map((r) => ({ ...r, is_default: r.action === 'IMAGINE' })));
+      return p ? [{ ...perCall('midjourney', p.row.fixed_quota), more: p.more, detail: p.row.name || p.row.action }] : [];
+    }
+    case 'digital_human_quota':
+    case 'audio_clone_quota':
+    case 'video_second_creation_quota': {
+      const q = m[key];
+      return q ? [perCall('unit', q.fixed_quota, q.unit)] : [];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The same prices after a group discount (a fraction, 1 = full price). */
+export function discounted(lines: readonly PriceLine[], discount: number): PriceLine[] {
+  return lines.map((l) => ({ ...l, usd: clean(l.usd * discount) }));
+}

@@ -5,7 +5,7 @@ import { chatExtras } from '../billing/media';
 import { priceChat, type BillableUsage } from '../billing/price';
 import { countChatPrompt, countCompletion, mergeUsage, needsLocalCount } from '../billing/tokens';
 import { providers } from '../providers/index';
-import type { ChatChunk, ChatRequest, StreamStep, Usage } from '../providers/types';
+import type { ChatChunk, ChatRequest, ChatResponse, StreamStep, Usage } from '../providers/types';
 import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
@@ -36,7 +36,7 @@ export function billingRule(model: SnapModel): 1 | 2 {
   return model.quotas.multimodal_quota?.billing_rule === 2 ? 2 : 1;
 }
 
-const lastUserText = (req: ChatRequest) => {
+export const lastUserText = (req: ChatRequest) => {
   const c = [...req.messages].reverse().find((m) => m.role === 'user')?.content;
   return typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => ('text' in p ? p.text : '')).join(' ') : '';
 };
@@ -53,11 +53,25 @@ export function settleChat(ctx: AttemptContext, body: ChatRequest, upstream: Usa
   return { usage, price };
 }
 
-function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatRequest {
+export function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatRequest {
   return applyPreset(ctx.target, { ...body, model: ctx.route.target.model });
 }
 
-async function jsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest): Promise<Finished | Failed> {
+/** How an answer reaches the client: OpenAI chat here; /v1/messages writes it as Anthropic's. */
+export interface ChatWriter {
+  /** A whole (non-stream) answer with the usage billed for it. */
+  json(answer: ChatResponse, billed: Usage): void;
+  /** One stream chunk, its model already rewritten. */
+  chunk(chunk: ChatChunk, sse: SseOut): Promise<void>;
+  /** The stream's end: `midError` when the upstream broke after the first chunk. */
+  end(sse: SseOut, billed: Usage, midError: string | undefined): Promise<void>;
+}
+
+function finishedChat(usage: BillableUsage, price: ReturnType<typeof settleChat>['price'], completion: string, status: number = CallStatus.Success): Finished {
+  return { kind: 'finished', status, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
+}
+
+export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
   const adapter = providers[ctx.route.family];
   const out = upstreamBody(ctx, body);
   const res = await sendOrFail(gw, ctx, adapter.chat.buildRequest(ctx.route.target, { ...out, stream: false }));
@@ -74,31 +88,21 @@ async function jsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest):
   // The client sees the model it asked for, whatever forwarding or replacement did (§1.4).
   answer.model = ctx.plan.requested;
   answer.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
-  ctx.reply.header('content-type', 'application/json').send(answer);
-  return { kind: 'finished', status: CallStatus.Success, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
+  writer.json(answer, usage);
+  return finishedChat(usage, price, completion);
 }
 
-async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest): Promise<Finished | Failed> {
+export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
   const adapter = providers[ctx.route.family];
   const out = upstreamBody(ctx, body);
   const res = await sendOrFail(gw, ctx, adapter.chat.buildRequest(ctx.route.target, { ...out, stream: true }));
   if (isFailed(res)) return res;
 
-  const wantsUsage = body.stream_options?.include_usage === true;
   const sse = new SseOut(ctx);
-  const write = (text: string) => sse.write(text);
   const state = adapter.chat.newStreamState();
   let usage: Usage | undefined;
   let completion = '';
   let midError: string | undefined;
-  const emit = async (chunk: ChatChunk) => {
-    sse.start();
-    chunk.model = ctx.plan.requested;
-    for (const c of chunk.choices) completion += (c.delta.content ?? '') + (c.delta.tool_calls ?? []).map((t) => t.function?.arguments ?? '').join('');
-    if (chunk.usage && chunk.choices.length === 0 && !wantsUsage) return;
-    if (chunk.usage && !wantsUsage) delete chunk.usage;
-    await write(formatEvent(chunk));
-  };
   try {
     for await (const event of readEvents(res.body)) {
       const step: StreamStep = adapter.chat.parseStreamEvent(event, state);
@@ -108,7 +112,12 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest
         midError = step.error.message;
         break;
       }
-      for (const chunk of step.chunks) await emit(chunk);
+      for (const chunk of step.chunks) {
+        sse.start();
+        chunk.model = ctx.plan.requested;
+        for (const c of chunk.choices) completion += (c.delta.content ?? '') + (c.delta.tool_calls ?? []).map((t) => t.function?.arguments ?? '').join('');
+        await writer.chunk(chunk, sse);
+      }
       if (step.done) break;
     }
   } catch (err) {
@@ -116,7 +125,7 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest
       // The client left: bill what it was sent (§1.11), counted locally.
       const { usage: billed, price } = settleChat(ctx, body, undefined, completion, true);
       sse.end();
-      return { kind: 'finished', status: CallStatus.Aborted, usage: billed, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, errMsg: 'client closed the connection', tokens: billed.total_tokens };
+      return { ...finishedChat(billed, price, completion, CallStatus.Aborted), errMsg: 'client closed the connection' };
     }
     if (!sse.started) return brokenStream(err);
     midError = `The upstream stream broke: ${(err as Error).message}`;
@@ -125,20 +134,27 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest
   if (!sse.started) return emptyStream();
   const aborted = midError !== undefined;
   const { usage: billed, price } = settleChat(ctx, body, aborted ? undefined : usage, completion, aborted);
-  if (midError) await write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
-  if (wantsUsage && aborted) await write(formatEvent({ id: `chatcmpl-${ctx.plan.traceId}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: ctx.plan.requested, choices: [], usage: { prompt_tokens: billed.prompt_tokens, completion_tokens: billed.completion_tokens, total_tokens: billed.total_tokens } }));
-  await write(formatEvent('[DONE]'));
+  await writer.end(sse, billed, midError);
   sse.end();
+  return { ...finishedChat(billed, price, completion, midError ? CallStatus.Failed : CallStatus.Success), errMsg: midError };
+}
+
+/** The OpenAI chat answer: usage chunks only when the client asked for them (stream_options). */
+function openaiWriter(ctx: AttemptContext, body: ChatRequest): ChatWriter {
+  const wantsUsage = body.stream_options?.include_usage === true;
   return {
-    kind: 'finished',
-    status: midError ? CallStatus.Failed : CallStatus.Success,
-    usage: billed,
-    quota: price.quota,
-    promptRatio: price.prompt_ratio,
-    completionRatio: price.completion_ratio,
-    completion,
-    errMsg: midError,
-    tokens: billed.total_tokens,
+    json: (answer) => void ctx.reply.header('content-type', 'application/json').send(answer),
+    async chunk(chunk, sse) {
+      if (chunk.usage && chunk.choices.length === 0 && !wantsUsage) return;
+      if (chunk.usage && !wantsUsage) delete chunk.usage;
+      await sse.write(formatEvent(chunk));
+    },
+    async end(sse, billed, midError) {
+      if (midError) await sse.write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
+      const usage = { prompt_tokens: billed.prompt_tokens, completion_tokens: billed.completion_tokens, total_tokens: billed.total_tokens };
+      if (wantsUsage && midError) await sse.write(formatEvent({ id: `chatcmpl-${ctx.plan.traceId}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: ctx.plan.requested, choices: [], usage }));
+      await sse.write(formatEvent('[DONE]'));
+    },
   };
 }
 
@@ -153,6 +169,6 @@ export async function chatCompletions(gw: Gateway, request: FastifyRequest, repl
     messages: body.messages,
     prompt: lastUserText(body),
     estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: body, discountBp: r.discountBp }).quota,
-    attempt: (ctx) => (body.stream ? streamAttempt(gw, ctx, body) : jsonAttempt(gw, ctx, body)),
+    attempt: (ctx) => (body.stream ? chatStreamAttempt(gw, ctx, body, openaiWriter(ctx, body)) : chatJsonAttempt(gw, ctx, body, openaiWriter(ctx, body))),
   });
 }

@@ -61,7 +61,7 @@ const choiceText = (json: unknown) =>
     .join('');
 
 async function jsonAttempt(gw: Gateway, ctx: AttemptContext, body: CompletionBody, prompt: string): Promise<Finished | Failed> {
-  const res = await sendPassthrough(gw, ctx, 'completions', { ...body, stream: false, stream_options: undefined });
+  const res = await sendPassthrough(gw, ctx, 'completions', { json: { ...body, stream: false, stream_options: undefined } });
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json) || !Array.isArray(json.choices)) return badUpstreamBody();
@@ -76,7 +76,7 @@ async function jsonAttempt(gw: Gateway, ctx: AttemptContext, body: CompletionBod
 async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: CompletionBody, prompt: string): Promise<Finished | Failed> {
   const wantsUsage = asRecord(body.stream_options).include_usage === true;
   // Usage is always asked for upstream (as for chat); the client gets it only when it asked.
-  const res = await sendPassthrough(gw, ctx, 'completions', { ...body, stream: true, stream_options: { ...asRecord(body.stream_options), include_usage: true } });
+  const res = await sendPassthrough(gw, ctx, 'completions', { json: { ...body, stream: true, stream_options: { ...asRecord(body.stream_options), include_usage: true } } });
   if (isFailed(res)) return res;
   const sse = new SseOut(ctx);
   let usage: Usage | undefined;

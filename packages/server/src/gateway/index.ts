@@ -2,9 +2,15 @@
 // neither sees the other's hooks (STYLE §4).
 import type { FastifyInstance } from 'fastify';
 import { chatCompletions } from './chat';
+import { completions } from './completions';
+import { embeddings, moderations } from './embeddings';
 import { gatewayErrorHandler, GatewayError, sendGatewayError } from './errors';
 import type { Gateway } from './gateway';
+import { imageGenerations, speech } from './media';
+import { anthropicMessages } from './messages';
+import { toAnthropicErrors } from './messages-errors';
 import { listModels } from './models';
+import { transcriptions } from './transcriptions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,10 +18,32 @@ declare module 'fastify' {
   }
 }
 
-export async function gatewayApi(app: FastifyInstance) {
+/** Request body limits: JSON bodies (base64 images included), and audio uploads (OpenAI takes files up
+ *  to 25 MB; the form's own bytes come on top). Over the limit → 413 request_too_large. */
+export const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
+export const UPLOAD_BODY_LIMIT = 26 * 1024 * 1024;
+
+export interface GatewayApiOptions {
+  bodyLimit?: number;
+  uploadBodyLimit?: number;
+}
+
+export async function gatewayApi(app: FastifyInstance, opts: GatewayApiOptions = {}) {
   const gw = app.gateway;
+  const bodyLimit = opts.bodyLimit ?? GATEWAY_BODY_LIMIT;
+  const uploadLimit = opts.uploadBodyLimit ?? UPLOAD_BODY_LIMIT;
   app.setErrorHandler(gatewayErrorHandler);
   app.setNotFoundHandler((request, reply) => sendGatewayError(reply, new GatewayError(404, 'unknown_url', `Unknown request URL: ${request.method} ${request.url.split('?')[0]}.`)));
-  app.post('/chat/completions', (request, reply) => chatCompletions(gw, request, reply));
+  // Uploads stay raw bytes: the transcription route reads the fields it needs and forwards the rest untouched.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: uploadLimit }, (_request, body, done) => done(null, body));
+  const json = { bodyLimit };
+  app.post('/chat/completions', json, (request, reply) => chatCompletions(gw, request, reply));
+  app.post('/completions', json, (request, reply) => completions(gw, request, reply));
+  app.post('/embeddings', json, (request, reply) => embeddings(gw, request, reply));
+  app.post('/moderations', json, (request, reply) => moderations(gw, request, reply));
+  app.post('/images/generations', json, (request, reply) => imageGenerations(gw, request, reply));
+  app.post('/audio/speech', json, (request, reply) => speech(gw, request, reply));
+  app.post('/audio/transcriptions', { bodyLimit: uploadLimit }, (request, reply) => transcriptions(gw, request, reply));
+  app.post('/messages', { ...json, onSend: toAnthropicErrors }, (request, reply) => anthropicMessages(gw, request, reply));
   app.get('/models', (request) => listModels(gw, request));
 }

@@ -16,18 +16,18 @@ export async function sendPassthrough(
   gw: Gateway,
   ctx: AttemptContext,
   endpoint: PassthroughEndpoint,
-  body: Record<string, unknown> | { raw: Buffer; contentType: string },
+  body: { json: Record<string, unknown> } | { raw: Buffer; contentType: string },
 ): Promise<UpstreamReply | Failed> {
   const passthrough = providers[ctx.route.family].passthrough;
   if (!passthrough) {
     return failure({ status: 400, type: 'invalid_request_error', code: 'unsupported_endpoint', message: `The model \`${ctx.plan.requested}\` does not support /v1/${endpoint}.` });
   }
-  if ('raw' in body && Buffer.isBuffer(body.raw)) {
+  if ('raw' in body) {
     const { url, headers } = passthrough(ctx.route.target, endpoint, body.contentType);
     return sendOrFail(gw, ctx, { url, headers, body: '' }, body.raw);
   }
   const { url, headers } = passthrough(ctx.route.target, endpoint, 'application/json');
-  return sendOrFail(gw, ctx, { url, headers, body: JSON.stringify({ ...body, model: ctx.route.target.model }) });
+  return sendOrFail(gw, ctx, { url, headers, body: JSON.stringify({ ...body.json, model: ctx.route.target.model }) });
 }
 
 /** The first checks of every JSON endpoint body: an object with a model string. */

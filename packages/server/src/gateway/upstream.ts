@@ -6,6 +6,8 @@ import type { UpstreamError, UpstreamRequest } from '../providers/types';
 export interface UpstreamReply {
   status: number;
   body: Dispatcher.ResponseData['body'];
+  /** Needed where the answer is relayed as is (the audio of /v1/audio/speech keeps its content-type). */
+  headers: Dispatcher.ResponseData['headers'];
   /** Milliseconds until the response headers arrived. */
   connMs: number;
 }
@@ -44,7 +46,7 @@ async function send(pool: Agent, req: UpstreamRequest, opts: SendOptions): Promi
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
     });
-    return { status: res.statusCode, body: res.body, connMs: performance.now() - started };
+    return { status: res.statusCode, body: res.body, headers: res.headers, connMs: performance.now() - started };
   } catch (err) {
     const e = err as { name?: string; code?: string; message?: string };
     if (opts.signal?.aborted) throw err;

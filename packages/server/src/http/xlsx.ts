@@ -27,7 +27,10 @@ export async function sendXlsx(
   batches: AsyncIterable<Record<string, unknown>[]>,
 ): Promise<FastifyReply> {
   const out = new PassThrough();
-  reply.header('content-type', XLSX_MIME).header('content-disposition', attachment(opts.filename)).send(out);
+  // Take the response over (Fastify must not try to answer again when the handler resolves), then stream.
+  reply.hijack();
+  reply.raw.writeHead(200, { 'content-type': XLSX_MIME, 'content-disposition': attachment(opts.filename) });
+  out.pipe(reply.raw);
   try {
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
     const sheet = workbook.addWorksheet(opts.sheet);

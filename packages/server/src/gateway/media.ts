@@ -1,0 +1,104 @@
+// POST /v1/images/generations and /v1/audio/speech through the OpenAI family's passthrough.
+// Images: image_quota — the per-image row for size and quality × the images returned, or, for a
+// token-billed model whose upstream reports usage (gpt-image-1), its token prices.
+// Speech: audio_quota per input character (exact before the call, so the reservation is the price);
+// the audio is relayed as it arrives, with the upstream's content-type.
+import { finished } from 'node:stream/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { estimateImage, estimateSpeech } from '../billing/estimate';
+import { countCharacters } from '../billing/media';
+import { priceImage, priceSpeech, type ImageUsage } from '../billing/price';
+import { asRecord, isRecord, num } from '../providers/shape';
+import { CallStatus } from './call-log';
+import { invalidRequest } from './errors';
+import type { Gateway } from './gateway';
+import { expectTypes, parseJsonBody, sendPassthrough } from './passthrough';
+import { badUpstreamBody, isFailed, readJson } from './relay';
+import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+
+type Body = Record<string, unknown> & { model: string };
+
+const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** gpt-image-1's usage → the image price's token split; undefined for per-image models (DALL·E). */
+function imageUsage(u: unknown): ImageUsage | undefined {
+  if (!isRecord(u)) return undefined;
+  const details = asRecord(u.input_tokens_details);
+  const output = num(u.output_tokens);
+  if (!output && !num(u.input_tokens)) return undefined;
+  const image = num(details.image_tokens);
+  return { text_tokens: num(details.text_tokens) || num(u.input_tokens) - image, image_tokens: image, output_tokens: output, cached_tokens: num(details.cached_tokens) };
+}
+
+async function imageAttempt(gw: Gateway, ctx: AttemptContext, body: Body): Promise<Finished | Failed> {
+  const res = await sendPassthrough(gw, ctx, 'images/generations', { json: body });
+  if (isFailed(res)) return res;
+  const json = await readJson(res);
+  if (!isRecord(json) || !Array.isArray(json.data)) return badUpstreamBody();
+  const { model, discountBp } = ctx.plan.resolution;
+  // Charged for the images produced (an upstream may return fewer than asked), never more than asked.
+  const n = Math.min(json.data.length || 1, Math.max(1, num(body.n) || 1));
+  const usage = imageUsage(json.usage);
+  const price = priceImage({ quotas: model.quotas, n, size: text(body.size), quality: text(body.quality), discountBp, usage });
+  if ('model' in json) json.model = ctx.plan.requested;
+  ctx.reply.header('content-type', 'application/json').send(json);
+  return {
+    kind: 'finished',
+    status: CallStatus.Success,
+    usage: usage ? { prompt_tokens: usage.text_tokens + usage.image_tokens, completion_tokens: usage.output_tokens } : undefined,
+    quota: price.quota,
+    completion: `${n} image(s)`,
+    tokens: 0,
+  };
+}
+
+export function imageGenerations(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
+  const body = parseJsonBody(request.body);
+  if (typeof body.prompt !== 'string' || !body.prompt) throw invalidRequest("'prompt' must be a non-empty string.", 'invalid_type');
+  expectTypes(body, { n: 'number', size: 'string', quality: 'string', response_format: 'string', style: 'string' });
+  const input = { n: num(body.n) || undefined, size: text(body.size), quality: text(body.quality), prompt: body.prompt };
+  return runCall(gw, request, reply, {
+    endpoint: 'images',
+    path: '/v1/images/generations',
+    requested: body.model,
+    stream: false,
+    prompt: body.prompt,
+    estimate: (r) => estimateImage({ quotas: r.model.quotas, discountBp: r.discountBp, ...input }).quota,
+    attempt: (ctx) => imageAttempt(gw, ctx, body),
+  });
+}
+
+async function speechAttempt(gw: Gateway, ctx: AttemptContext, body: Body & { input: string }): Promise<Finished | Failed> {
+  const res = await sendPassthrough(gw, ctx, 'audio/speech', { json: body });
+  if (isFailed(res)) return res;
+  const { model, discountBp } = ctx.plan.resolution;
+  const characters = countCharacters(body.input);
+  const price = priceSpeech({ quotas: model.quotas, characters, discountBp });
+  const type = res.headers['content-type'];
+  ctx.reply.header('content-type', (Array.isArray(type) ? type[0] : type) ?? 'application/octet-stream').send(res.body);
+  let errMsg: string | undefined;
+  try {
+    // The log's timings cover the whole relay; the price does not depend on it (the upstream billed
+    // the characters as soon as it started producing audio).
+    await finished(ctx.reply.raw);
+  } catch (err) {
+    errMsg = `the audio relay ended early: ${(err as Error).message}`;
+  }
+  return { kind: 'finished', status: errMsg ? CallStatus.Aborted : CallStatus.Success, quota: price.quota, errMsg, tokens: 0 };
+}
+
+export function speech(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
+  const body = parseJsonBody(request.body);
+  if (typeof body.input !== 'string' || !body.input) throw invalidRequest("'input' must be a non-empty string.", 'invalid_type');
+  expectTypes(body, { response_format: 'string', speed: 'number', instructions: 'string' });
+  const input = body.input;
+  return runCall(gw, request, reply, {
+    endpoint: 'speech',
+    path: '/v1/audio/speech',
+    requested: body.model,
+    stream: false,
+    prompt: input,
+    estimate: (r) => estimateSpeech({ quotas: r.model.quotas, input, discountBp: r.discountBp }).quota,
+    attempt: (ctx) => speechAttempt(gw, ctx, { ...body, input }),
+  });
+}

@@ -1,0 +1,152 @@
+// POST /v1/messages: Anthropic's Messages API for Anthropic clients (x-api-key or Bearer).
+// - The route's family is anthropic: the client's body goes through with the model replaced (native;
+//   the model's preset config is not applied, it is written for chat bodies), usage read from the answer
+//   or from the events, which are relayed as they come.
+// - Any other family: the request becomes an OpenAI chat request for that family's chat adapter
+//   (chat.ts's attempts), and the answer is written back as an Anthropic message or event stream.
+// Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
+// client in Anthropic's shape (messages-errors.ts).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { estimateChat } from '../billing/estimate';
+import { anthropicToChatRequest, buildMessagesRequest, chatResponseToAnthropic, messagesStreamUsage, messagesUsage, toAnthropicUsage } from '../providers/anthropic/messages';
+import { chunkToAnthropicEvents, finishAnthropicEvents, newMessagesSseState } from '../providers/anthropic/messages-stream';
+import { statusOfErrorType } from '../providers/anthropic/api';
+import type { AnthropicUsage } from '../providers/anthropic/wire';
+import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
+import type { ChatRequest, Usage } from '../providers/types';
+import { chatJsonAttempt, chatStreamAttempt, lastUserText, settleChat, type ChatWriter } from './chat';
+import { CallStatus } from './call-log';
+import { GatewayError, invalidRequest } from './errors';
+import type { Gateway } from './gateway';
+import { anthropicErrorEvent } from './messages-errors';
+import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, sendOrFail, SseOut } from './relay';
+import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import { formatEvent, readEvents } from './sse';
+
+type MessagesBody = Record<string, unknown> & { model: string; messages: unknown[] };
+
+function parseMessagesBody(body: unknown): MessagesBody {
+  if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
+  if (typeof body.model !== 'string' || !body.model.trim()) throw new GatewayError(400, 'model_required', 'model: Field required');
+  if (!Array.isArray(body.messages) || body.messages.length === 0) throw invalidRequest('messages: must be a non-empty array', 'invalid_messages');
+  if (!body.messages.every((m) => isRecord(m) && typeof m.role === 'string')) throw invalidRequest('messages: each message must be an object with a role', 'invalid_messages');
+  if (typeof body.max_tokens !== 'number') throw invalidRequest('max_tokens: Field required (a number)', 'invalid_type');
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalidRequest('stream: must be a boolean', 'invalid_type');
+  return body as MessagesBody;
+}
+
+/** The text of an Anthropic answer's blocks (text, thinking, tool input), for the log and local counting. */
+function blocksText(content: unknown): string {
+  return asArray(content)
+    .map((b) => {
+      const block = asRecord(b);
+      return str(block.text) ?? str(block.thinking) ?? (block.type === 'tool_use' ? JSON.stringify(block.input ?? {}) : '');
+    })
+    .join('');
+}
+
+const finishedWith = (ctx: AttemptContext, chat: ChatRequest, upstream: Usage | undefined, completion: string, aborted: boolean, status: number): Finished => {
+  const { usage, price } = settleChat(ctx, chat, upstream, completion, aborted);
+  return { kind: 'finished', status, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
+};
+
+async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, beta?: string): Promise<Finished | Failed> {
+  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: false }, beta));
+  if (isFailed(res)) return res;
+  const json = await readJson(res);
+  if (!isRecord(json) || !Array.isArray(json.content)) return badUpstreamBody();
+  const done = finishedWith(ctx, chat, messagesUsage(json), blocksText(json.content), false, CallStatus.Success);
+  json.model = ctx.plan.requested;
+  ctx.reply.header('content-type', 'application/json').send(json);
+  return done;
+}
+
+async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, beta?: string): Promise<Finished | Failed> {
+  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: true }, beta));
+  if (isFailed(res)) return res;
+  const sse = new SseOut(ctx);
+  const counted: AnthropicUsage = {};
+  let usage: Usage | undefined;
+  let completion = '';
+  let midError: string | undefined;
+  try {
+    for await (const event of readEvents(res.body)) {
+      const json = asRecord(tryParse(event.data));
+      if (json.type === 'error' || event.event === 'error') {
+        const err = asRecord(json.error);
+        const message = str(err.message) ?? event.data;
+        if (!sse.started) return failure({ status: statusOfErrorType(str(err.type)), type: str(err.type) ?? 'api_error', code: null, message });
+        midError = message;
+        await sse.write(formatEvent(event.data, 'error'));
+        break;
+      }
+      usage = messagesStreamUsage(event, counted) ?? usage;
+      let data: unknown = event.data;
+      if (json.type === 'message_start' && isRecord(json.message)) {
+        json.message.model = ctx.plan.requested;
+        data = json;
+      }
+      if (json.type === 'content_block_delta') {
+        const d = asRecord(json.delta);
+        completion += str(d.text) ?? str(d.partial_json) ?? str(d.thinking) ?? '';
+      }
+      await sse.write(formatEvent(data, event.event));
+      if (json.type === 'message_stop') break;
+    }
+  } catch (err) {
+    if (ctx.signal.aborted) {
+      sse.end();
+      return { ...finishedWith(ctx, chat, undefined, completion, true, CallStatus.Aborted), errMsg: 'client closed the connection' };
+    }
+    if (!sse.started) return brokenStream(err);
+    midError = `The upstream stream broke: ${(err as Error).message}`;
+    await sse.write(anthropicErrorEvent(502, midError));
+  }
+  if (!sse.started) return emptyStream();
+  sse.end();
+  const aborted = midError !== undefined;
+  const done = finishedWith(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
+  return aborted ? { ...done, errMsg: midError } : done;
+}
+
+/** Chat answers of another family, written as Anthropic's message and events. */
+function anthropicWriter(ctx: AttemptContext): ChatWriter {
+  const state = newMessagesSseState(ctx.plan.requested);
+  const write = (sse: SseOut, events: ReturnType<typeof finishAnthropicEvents>) => events.reduce((p, e) => p.then(() => sse.write(formatEvent(e.data, e.event))), Promise.resolve());
+  return {
+    json(answer, billed) {
+      const message = chatResponseToAnthropic(answer, ctx.plan.requested);
+      message.usage = toAnthropicUsage(billed);
+      ctx.reply.header('content-type', 'application/json').send(message);
+    },
+    chunk: (chunk, sse) => write(sse, chunkToAnthropicEvents(chunk, state)),
+    async end(sse, billed, midError) {
+      if (midError) return sse.write(anthropicErrorEvent(502, midError));
+      // message_delta carries the usage as billed (the upstream's, gaps counted locally).
+      state.usage = billed;
+      await write(sse, finishAnthropicEvents(state));
+    },
+  };
+}
+
+export function anthropicMessages(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
+  const body = parseMessagesBody(request.body);
+  const chat = anthropicToChatRequest(body);
+  const stream = body.stream === true;
+  const betaHeader = request.headers['anthropic-beta'];
+  const beta = Array.isArray(betaHeader) ? betaHeader.join(',') : betaHeader;
+  return runCall(gw, request, reply, {
+    endpoint: 'chat',
+    path: '/v1/messages',
+    requested: body.model,
+    stream,
+    chat,
+    messages: body.messages,
+    prompt: lastUserText(chat),
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }).quota,
+    attempt(ctx) {
+      if (ctx.route.family === 'anthropic') return stream ? nativeStream(gw, ctx, body, chat, beta) : nativeJson(gw, ctx, body, chat, beta);
+      return stream ? chatStreamAttempt(gw, ctx, chat, anthropicWriter(ctx)) : chatJsonAttempt(gw, ctx, chat, anthropicWriter(ctx));
+    },
+  });
+}

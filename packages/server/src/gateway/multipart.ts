@@ -1,0 +1,65 @@
+// Just enough multipart/form-data (RFC 7578) for /v1/audio/transcriptions: where each part's value sits
+// in the raw body, so the gateway can read `model` to route, measure the file, and swap the model for
+// the upstream's while every other byte (boundary included) goes upstream untouched. A full parser
+// (@fastify/multipart) would stream the file to disk and make us re-encode the form; we never need to.
+
+export interface Part {
+  name: string;
+  filename?: string;
+  contentType?: string;
+  /** Byte range of the value inside the body. */
+  start: number;
+  end: number;
+}
+
+export function boundaryOf(contentType: string): string | undefined {
+  const m = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  return m?.[1] ?? m?.[2];
+}
+
+function headerValue(headers: string, name: string): string | undefined {
+  const m = new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headers);
+  return m?.[1]?.trim();
+}
+
+function dispositionParam(disposition: string, param: string): string | undefined {
+  const m = new RegExp(`;\\s*${param}="((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(disposition) ?? new RegExp(`;\\s*${param}=([^;\\s]+)`, 'i').exec(disposition);
+  return m?.[1]?.replace(/\\(.)/g, '$1');
+}
+
+/** The parts of a multipart body; undefined when it is not well-formed. */
+export function readParts(body: Buffer, contentType: string): Part[] | undefined {
+  const boundary = boundaryOf(contentType);
+  if (!boundary) return undefined;
+  const delimiter = Buffer.from(`--${boundary}`);
+  const next = Buffer.from(`\r\n--${boundary}`);
+  let at = body.indexOf(delimiter);
+  if (at < 0) return undefined;
+  const parts: Part[] = [];
+  for (;;) {
+    at += delimiter.length;
+    // `--` after a delimiter closes the form.
+    if (body[at] === 0x2d && body[at + 1] === 0x2d) return parts;
+    if (body[at] !== 0x0d || body[at + 1] !== 0x0a) return undefined;
+    const headersEnd = body.indexOf('\r\n\r\n', at + 2);
+    if (headersEnd < 0) return undefined;
+    const headers = body.toString('latin1', at + 2, headersEnd);
+    const start = headersEnd + 4;
+    const end = body.indexOf(next, start);
+    if (end < 0) return undefined;
+    const disposition = headerValue(headers, 'content-disposition') ?? '';
+    const name = dispositionParam(disposition, 'name');
+    if (name === undefined) return undefined;
+    parts.push({ name, filename: dispositionParam(disposition, 'filename'), contentType: headerValue(headers, 'content-type'), start, end });
+    at = end + 2;
+  }
+}
+
+export function fieldText(body: Buffer, part: Part | undefined): string | undefined {
+  return part ? body.toString('utf8', part.start, part.end) : undefined;
+}
+
+/** The body with one part's value replaced. */
+export function replaceValue(body: Buffer, part: Part, value: string): Buffer {
+  return Buffer.concat([body.subarray(0, part.start), Buffer.from(value, 'utf8'), body.subarray(part.end)]);
+}

@@ -1,0 +1,114 @@
+// POST /v1/audio/transcriptions: a multipart upload, routed by its `model` field and forwarded byte for
+// byte (same boundary) with only the model's value swapped for the upstream's.
+//
+// Priced per second of audio (audio_quota). The seconds are, first found wins:
+//   1. what the upstream says: `duration` (response_format=verbose_json) or `usage.seconds`
+//      (usage of type "duration", newer OpenAI answers);
+//   2. a WAV file's own header (data bytes / byte rate): exact;
+//   3. an estimate from the file size at 128 kbit/s (16 000 bytes per second, the usual MP3/M4A rate):
+//      a lower-bitrate file is undercharged, a higher-bitrate one overcharged. Ask for verbose_json for
+//      exact billing of compressed formats.
+// The reservation uses maxAudioSeconds (an upper bound for any speech codec), so it always covers 2 and 3.
+import { finished } from 'node:stream/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { estimateTranscription, maxAudioSeconds } from '../billing/estimate';
+import { priceTranscription } from '../billing/price';
+import { asRecord, isRecord, num, str, tryParse } from '../providers/shape';
+import { CallStatus } from './call-log';
+import { GatewayError, invalidRequest } from './errors';
+import type { Gateway } from './gateway';
+import { fieldText, readParts, replaceValue, type Part } from './multipart';
+import { sendPassthrough } from './passthrough';
+import { isFailed } from './relay';
+import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+
+const BYTES_PER_SECOND_GUESS = 16_000;
+
+/** Duration of a RIFF/WAVE file from its `fmt ` and `data` chunks; undefined for anything else. */
+export function wavSeconds(file: Buffer): number | undefined {
+  if (file.length < 44 || file.toString('latin1', 0, 4) !== 'RIFF' || file.toString('latin1', 8, 12) !== 'WAVE') return undefined;
+  let byteRate = 0;
+  for (let at = 12; at + 8 <= file.length; ) {
+    const id = file.toString('latin1', at, at + 4);
+    const size = file.readUInt32LE(at + 4);
+    if (id === 'fmt ' && at + 20 <= file.length) byteRate = file.readUInt32LE(at + 16);
+    if (id === 'data') {
+      if (!byteRate) return undefined;
+      // Streamed WAVs leave the size at 0 or 0xFFFFFFFF: take what is there.
+      const bytes = size === 0 || size === 0xffffffff ? file.length - at - 8 : Math.min(size, file.length - at - 8);
+      return bytes / byteRate;
+    }
+    at += 8 + size + (size % 2);
+  }
+  return undefined;
+}
+
+/** The seconds the upstream reported, when it did. */
+function answeredSeconds(json: unknown): number | undefined {
+  const j = asRecord(json);
+  const usage = asRecord(j.usage);
+  const seconds = num(j.duration) || (usage.type === 'duration' ? num(usage.seconds) : 0);
+  return seconds > 0 ? seconds : undefined;
+}
+
+interface Upload {
+  body: Buffer;
+  contentType: string;
+  model: Part;
+  file: Buffer;
+}
+
+function readUpload(request: FastifyRequest): Upload & { requested: string; prompt: string } {
+  const contentType = request.headers['content-type'] ?? '';
+  const body = request.body;
+  if (!Buffer.isBuffer(body) || !/^multipart\/form-data/i.test(contentType)) {
+    throw new GatewayError(415, 'unsupported_media_type', 'Send the audio as multipart/form-data.');
+  }
+  const parts = readParts(body, contentType);
+  if (!parts) throw invalidRequest('We could not parse the multipart body of your request.', 'invalid_multipart');
+  const model = parts.find((p) => p.name === 'model' && p.filename === undefined);
+  const requested = fieldText(body, model)?.trim();
+  if (!model || !requested) throw new GatewayError(400, 'model_required', 'You must provide a model parameter.');
+  const file = parts.find((p) => p.name === 'file');
+  if (!file || file.end <= file.start) throw invalidRequest("'file' must be a non-empty audio file.", 'invalid_file');
+  const prompt = fieldText(body, parts.find((p) => p.name === 'prompt' && p.filename === undefined)) ?? '';
+  return { body, contentType, model, file: body.subarray(file.start, file.end), requested, prompt: prompt || `[audio ${file.filename ?? 'file'}, ${file.end - file.start} bytes]` };
+}
+
+async function attempt(gw: Gateway, ctx: AttemptContext, upload: Upload): Promise<Finished | Failed> {
+  const raw = replaceValue(upload.body, upload.model, ctx.route.target.model);
+  const res = await sendPassthrough(gw, ctx, 'audio/transcriptions', { raw, contentType: upload.contentType });
+  if (isFailed(res)) return res;
+  const header = res.headers['content-type'];
+  const type = (Array.isArray(header) ? header[0] : header) ?? 'application/json';
+  const { model, discountBp } = ctx.plan.resolution;
+  const fromFile = wavSeconds(upload.file) ?? upload.file.length / BYTES_PER_SECOND_GUESS;
+  if (type.startsWith('text/event-stream')) {
+    // gpt-4o-transcribe with stream=true: relayed as it comes, billed from the file.
+    ctx.reply.header('content-type', type).send(res.body);
+    await finished(ctx.reply.raw).catch(() => undefined);
+    const price = priceTranscription({ quotas: model.quotas, seconds: fromFile, discountBp });
+    return { kind: 'finished', status: CallStatus.Success, quota: price.quota, tokens: 0 };
+  }
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  const json = type.includes('json') ? tryParse(bytes.toString('utf8')) : undefined;
+  const seconds = answeredSeconds(json) ?? fromFile;
+  const price = priceTranscription({ quotas: model.quotas, seconds, discountBp });
+  if (isRecord(json) && 'model' in json) json.model = ctx.plan.requested;
+  ctx.reply.header('content-type', type).send(isRecord(json) ? json : bytes);
+  const text = isRecord(json) ? (str(json.text) ?? '') : bytes.toString('utf8');
+  return { kind: 'finished', status: CallStatus.Success, quota: price.quota, completion: text, tokens: 0 };
+}
+
+export function transcriptions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
+  const upload = readUpload(request);
+  return runCall(gw, request, reply, {
+    endpoint: 'transcriptions',
+    path: '/v1/audio/transcriptions',
+    requested: upload.requested,
+    stream: false,
+    prompt: upload.prompt,
+    estimate: (r) => estimateTranscription({ quotas: r.model.quotas, seconds: maxAudioSeconds(upload.file.length), discountBp: r.discountBp }).quota,
+    attempt: (ctx) => attempt(gw, ctx, upload),
+  });
+}

@@ -1,4 +1,5 @@
-export const E2E_PORT = 8181;
-export const E2E_MAIL_PORT = 8182;
+// Overridable so two runs (or a run beside a developer's server) need not share ports.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
+export const E2E_MAIL_PORT = Number(process.env.E2E_MAIL_PORT ?? E2E_PORT + 1);
 export const E2E_ADMIN_PASSWORD = 'Admin#e2e123';
 export const BASE_URL = `http://127.0.0.1:${E2E_PORT}`;

@@ -83,8 +83,9 @@ export async function createReseller(prefix = 'r'): Promise<Omit<Account, 'passw
 }
 
 /** An Arco message (toast) with this text. */
+/** The newest toast with this text (an earlier identical one may still be showing: toasts last 5 s). */
 export function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator('.arco-message').filter({ hasText: text });
+  return page.locator('.arco-message').filter({ hasText: text }).last();
 }
 
 /** Signs in through a login screen with account and password and waits for the console. */

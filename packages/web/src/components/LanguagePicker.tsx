@@ -4,8 +4,8 @@ import type { Locale } from '@fastgate/core/constants';
 import { LOCALE_OPTIONS, switchLocale } from '../app/layout/actions';
 import { useGlobalLocale } from '../locale';
 
-/** A language dropdown for screens without the navbar (the login screens). */
-export function LanguagePicker() {
+/** The language dropdown: a labelled text button on the login screens, a round icon in the navbar. */
+export function LanguagePicker({ compact = false }: { compact?: boolean }) {
   const { g, locale } = useGlobalLocale();
   return (
     <Dropdown
@@ -21,9 +21,13 @@ export function LanguagePicker() {
         </Menu>
       }
     >
-      <Button type="text" icon={<IconLanguage />} aria-label={g('navbar.language')} data-testid="language-switch">
-        {LOCALE_OPTIONS.find((o) => o.value === locale)?.label}
-      </Button>
+      {compact ? (
+        <Button shape="circle" icon={<IconLanguage />} aria-label={g('navbar.language')} data-testid="language-switch" />
+      ) : (
+        <Button type="text" icon={<IconLanguage />} aria-label={g('navbar.language')} data-testid="language-switch">
+          {LOCALE_OPTIONS.find((o) => o.value === locale)?.label}
+        </Button>
+      )}
     </Dropdown>
   );
 }

@@ -1,22 +1,21 @@
 // Navbar: logo and site title, the menu in top-menu mode, language, theme, settings and the user menu.
 import { Avatar, Button, Dropdown, Menu, Tooltip } from '@arco-design/web-react';
-import { IconLanguage, IconMoonFill, IconPoweroff, IconSettings, IconSunFill, IconUser } from '@arco-design/web-react/icon';
+import { IconMoonFill, IconPoweroff, IconSettings, IconSunFill, IconUser } from '@arco-design/web-react/icon';
 import { useNavigate } from 'react-router';
 import { USER_CENTER } from '@fastgate/core/routes';
-import type { Locale } from '@fastgate/core/constants';
 import { useGlobalLocale } from '../../locale';
 import { useSettingsStore } from '../../stores/settings';
 import { useUserStore } from '../../stores/user';
 import { routePath, loginPath } from '../navigation';
 import { logout } from '../session';
 import { useSite } from '../site';
-import { LOCALE_OPTIONS, switchLocale } from './actions';
+import { LanguagePicker } from '../../components/LanguagePicker';
 import { MenuTree } from './MenuTree';
 import styles from './layout.module.css';
 
 export function Navbar({ onOpenSettings }: { onOpenSettings: () => void }) {
   const site = useSite();
-  const { g, locale } = useGlobalLocale();
+  const { g } = useGlobalLocale();
   const navigate = useNavigate();
   const theme = useSettingsStore((s) => s.theme);
   const topMenu = useSettingsStore((s) => s.topMenu);
@@ -48,21 +47,7 @@ export function Navbar({ onOpenSettings }: { onOpenSettings: () => void }) {
       )}
       <ul className={styles.navbarRight}>
         <li>
-          <Dropdown
-            trigger="click"
-            position="br"
-            droplist={
-              <Menu selectedKeys={[locale]} onClickMenuItem={(key) => void switchLocale(key as Locale)}>
-                {LOCALE_OPTIONS.map((o) => (
-                  <Menu.Item key={o.value} data-testid={`language-${o.value}`}>
-                    {o.label}
-                  </Menu.Item>
-                ))}
-              </Menu>
-            }
-          >
-            <Button shape="circle" icon={<IconLanguage />} aria-label={g('navbar.language')} data-testid="language-switch" />
-          </Dropdown>
+          <LanguagePicker compact />
         </li>
         <li>
           <Tooltip content={theme === 'light' ? g('navbar.theme.toDark') : g('navbar.theme.toLight')}>

@@ -21,6 +21,8 @@ export interface Fault {
   chunk_delay?: number;
   /** Leave usage out of the response (the gateway must count tokens itself). */
   no_usage?: boolean;
+  /** Answer with exactly this text instead of the echo. */
+  reply?: string;
 }
 
 export interface KeyFault extends Fault {

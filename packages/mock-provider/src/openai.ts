@@ -40,7 +40,7 @@ export async function streamPieces(res: ServerResponse, parts: string[], fault: 
 export async function chatCompletion(res: ServerResponse, body: Record<string, any>, fault: Fault): Promise<void> {
   const model = String(body.model ?? 'mock');
   const prompt = messagesText(body.messages);
-  const answer = answerFor(model, prompt.split('\n').at(-1) ?? '');
+  const answer = fault.reply ?? answerFor(model, prompt.split('\n').at(-1) ?? '');
   const usage = { prompt_tokens: countTokens(prompt), completion_tokens: countTokens(answer), total_tokens: countTokens(prompt) + countTokens(answer) };
   const id = `chatcmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);

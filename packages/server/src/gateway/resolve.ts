@@ -30,6 +30,8 @@ export interface Resolution {
   /** 10000 = full price. */
   discountBp: number;
   forwarded: boolean;
+  /** Keyword forwarding whose regex found nothing and that asks a decision model (run.ts does the call). */
+  smart?: ForwardConfig;
 }
 
 const FULL_PRICE_BP = 10_000;
@@ -83,8 +85,8 @@ export function resolve(snapshot: Snapshot, caller: Caller, requested: string, e
   }
   if (group && group.is_limit_quota && group.quota <= 0) throw new GatewayError(429, 'group_quota_exhausted', 'The quota of your group is used up.');
 
-  const target = body ? forward(snapshot, model, group, body) : model;
-  return { model, target, group, discountBp: group ? group.discount_bp : FULL_PRICE_BP, forwarded: target.id !== model.id };
+  const { target, smart } = body ? forward(snapshot, model, group, body) : { target: model, smart: undefined };
+  return { model, target, group, discountBp: group ? group.discount_bp : FULL_PRICE_BP, forwarded: target.id !== model.id, smart };
 }
 
 const roundRobin = new Map<string, number>();
@@ -130,21 +132,27 @@ function targetOf(config: ForwardConfig, body: ChatRequest, group: SnapGroup | n
  * Follows forwarding (a group's rule replaces the model's), target after target, stopping at a missing
  * or disabled target and at a cycle (the original has no cycle guard: weak spot).
  */
-function forward(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null, body: ChatRequest): SnapModel {
+function forward(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null, body: ChatRequest): { target: SnapModel; smart?: ForwardConfig } {
   const seen = new Set([model.id]);
   let current = model;
   for (let hop = 0; hop < 5; hop++) {
     const config = group?.forward_config ?? current.forward_config;
-    if (!config) return current;
+    if (!config) return { target: current };
     const id = targetOf(config, body, group, `${group?.id ?? ''}:${current.id}`);
+    if (!id && config.forward_rule === ForwardRule.Keywords && config.match_rule.includes(MatchRule.Smart) && config.decision_model) {
+      return { target: current, smart: config };
+    }
     const next = id ? snapshot.models.get(id) : undefined;
-    if (!next || next.status !== Status.Normal || seen.has(next.id)) return current;
+    if (!next || next.status !== Status.Normal || seen.has(next.id)) return { target: current };
     seen.add(next.id);
     current = next;
-    if (group?.forward_config) return current;
+    if (group?.forward_config) return { target: current };
   }
-  return current;
+  return { target: current };
 }
+
+/** The last message's text, for keyword rules and the decision model. */
+export { lastText };
 
 /** Preset config (§1.5): the system prompt and the max_tokens clamp of the model actually called. */
 export function applyPreset(model: SnapModel, body: ChatRequest): ChatRequest {

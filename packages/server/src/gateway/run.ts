@@ -15,6 +15,7 @@ import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 import { pick, type Route, type Tried } from './pick';
 import { resolve, type Endpoint, type Resolution } from './resolve';
+import { smartTarget } from './smart-match';
 import type { SnapModel } from './snapshot';
 import type { ChatRequest } from '../providers/types';
 
@@ -139,6 +140,10 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
   };
   request.raw.socket.once('close', onClose);
   try {
+    if (resolution.smart && spec.chat) {
+      const target = await smartTarget(gw, plan, resolution.smart, spec.chat, logs, abort.signal);
+      if (target) Object.assign(resolution, { target, forwarded: true });
+    }
     const result = await attempts(gw, spec, plan, reply, abort.signal, logs);
     if (result.kind === 'finished') {
       ledger.settle(reservation, result.quota, logs);

@@ -1,9 +1,8 @@
 // Local token counting (reference §1.12) with gpt-tokenizer, offline. Used after the call, when the upstream
 // gave no usage, the client aborted, or the model bills "by system" — never on the hot path before the call
 // (estimate.ts has the cheap bound for that).
+import { createRequire } from 'node:module';
 import { GptEncoding } from 'gpt-tokenizer/GptEncoding';
-import cl100k from 'gpt-tokenizer/bpeRanks/cl100k_base';
-import o200k from 'gpt-tokenizer/bpeRanks/o200k_base';
 import type { ChatMessage, Usage } from '../providers/types';
 import { clean } from './decimal';
 import type { BillableUsage } from './price';
@@ -22,13 +21,16 @@ export function encodingFor(model: string | undefined): Encoding {
   return model && O200K.test(model) ? 'o200k_base' : 'cl100k_base';
 }
 
-// Building an encoder turns the rank table into maps (~50–80 ms): do it once per encoding, on first use.
+// The rank tables are ~24 MB of strings and most processes never count locally (upstreams report usage):
+// load a table only when first needed, synchronously, then build its encoder once (~50–80 ms).
+const requireRanks = createRequire(import.meta.url);
 const encoders = new Map<Encoding, GptEncoding>();
 function encoder(model: string | undefined): GptEncoding {
   const name = encodingFor(model);
   let enc = encoders.get(name);
   if (!enc) {
-    enc = GptEncoding.getEncodingApi(name, () => (name === 'o200k_base' ? o200k : cl100k));
+    const ranks = (requireRanks(`gpt-tokenizer/bpeRanks/${name}`) as { default: Parameters<typeof GptEncoding.getEncodingApi>[1] extends () => infer R ? R : never }).default;
+    enc = GptEncoding.getEncodingApi(name, () => ranks);
     encoders.set(name, enc);
   }
   return enc;

@@ -1,0 +1,313 @@
+// @ts-check
+// Shared by `npm run bench` and `npm run demo`: starts the mock provider and the product in their own
+// processes (so neither shares an event loop with the load generator or with each other) and
+// configures the product through the console API, the way an admin and a user would in the console.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const at = (/** @type {string[]} */ ...p) => path.join(root, ...p);
+export const BUNDLE = at('packages/server/dist/main.mjs');
+
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Newest modification time under the given files and folders (same rule as scripts/start.mjs). */
+function newest(/** @type {string[]} */ ...entries) {
+  let max = 0;
+  /** @param {string} p */
+  const walk = (p) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+    else max = Math.max(max, st.mtimeMs);
+  };
+  entries.forEach(walk);
+  return max;
+}
+
+const stale = (/** @type {string} */ output, /** @type {string[]} */ ...sources) => {
+  const st = fs.statSync(output, { throwIfNoEntry: false });
+  return !st || st.mtimeMs < newest(...sources);
+};
+
+/** Rebuilds the server bundle when it is missing or older than its sources, as `npm start` does. */
+export async function ensureBundle() {
+  if (!stale(BUNDLE, at('packages/server/src'), at('packages/core/src'))) return;
+  console.log('Building the server bundle…');
+  const { buildServer } = await import('../scripts/build-server.mjs');
+  await buildServer(BUNDLE);
+}
+
+/** Rebuilds the console when stale (the demo serves it; the benchmark does not need it). */
+export function ensureConsole() {
+  if (!stale(at('packages/web/dist/index.html'), at('packages/web/src'), at('packages/web/public'), at('packages/web/index.html'), at('packages/core/src'))) return;
+  console.log('Building the console…');
+  const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '-w', '@fastgate/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`building the console failed (exit ${build.status})`);
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {net.AddressInfo} */ (s.address());
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when something already listens on the port (the demo wants a fixed one). */
+export function portInUse(/** @type {number} */ port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * @typedef {object} Proc
+ * @property {import('node:child_process').ChildProcess} child
+ * @property {number} pid
+ * @property {string[]} lines  stdout + stderr lines seen so far (for log parsing and error reports)
+ * @property {Promise<number | null>} exited
+ * @property {() => Promise<void>} stop
+ */
+
+/** Every child started here, so cleanup() can stop them whatever went wrong. */
+const children = new Set();
+
+/**
+ * Starts a child process and keeps its output lines. `echo` copies warnings/errors to our stderr.
+ * @param {string} name
+ * @param {string[]} args  arguments to `node`
+ * @param {{ env?: NodeJS.ProcessEnv, echo?: (line: string) => boolean }} [opts]
+ * @returns {Proc}
+ */
+export function startNode(name, args, opts = {}) {
+  const child = spawn(process.execPath, args, { cwd: root, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  if (!child.pid) throw new Error(`${name}: could not start`);
+  /** @type {string[]} */
+  const lines = [];
+  const take = (/** @type {import('node:stream').Readable} */ stream) => {
+    let buf = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (/** @type {string} */ chunk) => {
+      buf += chunk;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        // Bounded: a long load run with a chatty log level must not grow this without end.
+        if (lines.length < 5000) lines.push(line);
+        if (opts.echo?.(line)) process.stderr.write(`[${name}] ${line}\n`);
+      }
+    });
+  };
+  take(/** @type {import('node:stream').Readable} */ (child.stdout));
+  take(/** @type {import('node:stream').Readable} */ (child.stderr));
+  const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  /** @type {Proc} */
+  const proc = {
+    child,
+    pid: child.pid,
+    lines,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        // The product closes gracefully (flushes its ledger); give it a moment, then insist.
+        const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+        if (!done) {
+          child.kill('SIGKILL');
+          await exited;
+        }
+      }
+      children.delete(proc);
+    },
+  };
+  children.add(proc);
+  return proc;
+}
+
+/** Stops every child still running (idempotent). */
+export async function stopAll() {
+  await Promise.all([...children].map((p) => p.stop()));
+}
+
+/** Polls a URL until it answers, failing fast when the process died. */
+export async function waitReady(/** @type {Proc} */ proc, /** @type {string} */ url, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs;
+  let dead = false;
+  proc.exited.then(() => (dead = true));
+  while (Date.now() < until) {
+    if (dead) throw new Error(`process ${proc.pid} exited before answering ${url}:\n${proc.lines.slice(-20).join('\n')}`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`no answer from ${url} after ${timeoutMs} ms:\n${proc.lines.slice(-20).join('\n')}`);
+}
+
+/** The mock upstream on its own port, in its own process. */
+export async function startMock(/** @type {number} */ port) {
+  // `node --import tsx` (not the tsx CLI, which forks a second process) so the pid we hold is the server's.
+  const proc = startNode('mock', ['--import', 'tsx', at('packages/mock-provider/src/main.ts'), String(port)], { echo: (l) => /error/i.test(l) });
+  const url = `http://127.0.0.1:${port}`;
+  await waitReady(proc, `${url}/health`);
+  return { proc, url };
+}
+
+/**
+ * The product from its bundle, in its own process, SQLite under dataDir.
+ * @param {{ port: number, host?: string, dataDir: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[] }} o
+ */
+export async function startProduct(o) {
+  const env = { ...process.env };
+  // A fresh embedded database: whatever the caller's shell points at is not ours to load.
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'MASTER_KEY', 'WEB_DIST']) delete env[name];
+  Object.assign(env, {
+    DATA_DIR: o.dataDir,
+    PORT: String(o.port),
+    HOST: o.host ?? '127.0.0.1',
+    ADMIN_ACCOUNT: 'admin',
+    ADMIN_PASSWORD: o.adminPassword,
+    LOG_LEVEL: o.logLevel,
+    // A missing folder = API only (config.ts); the benchmark does not serve the console.
+    WEB_DIST: o.webDist ?? path.join(o.dataDir, 'no-web'),
+    NODE_ENV: 'production',
+  });
+  const proc = startNode('product', [...(o.nodeArgs ?? []), BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
+  const url = `http://127.0.0.1:${o.port}`;
+  await waitReady(proc, `${url}/health`);
+  return { proc, url };
+}
+
+/** An HTTP client like the console: keeps the XSRF cookie and echoes it in the header. */
+export class Client {
+  token = '';
+  xsrf = '';
+  /** @param {string} base */
+  constructor(base) {
+    this.base = base;
+  }
+
+  /** @param {string} url @param {unknown} body @returns {Promise<{code: number, message: string, data: any}>} */
+  async post(url, body = {}) {
+    if (!this.xsrf) {
+      const health = await fetch(`${this.base}/health`);
+      const cookie = health.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN='));
+      if (cookie) this.xsrf = cookie.split(';')[0].split('=')[1];
+    }
+    const res = await fetch(this.base + url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': 'en-US',
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(this.xsrf ? { cookie: `XSRF-TOKEN=${this.xsrf}`, 'x-xsrf-token': this.xsrf } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('XSRF-TOKEN='));
+    if (cookie) this.xsrf = cookie.split(';')[0].split('=')[1];
+    const text = await res.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new Error(`POST ${url}: HTTP ${res.status} ${text.slice(0, 200)}`);
+    }
+  }
+
+  /** Like post() but throws unless the API answered code 0. */
+  async ok(/** @type {string} */ url, /** @type {unknown} */ body = {}) {
+    const r = await this.post(url, body);
+    if (r.code !== 0) throw new Error(`POST ${url}: ${r.code} ${r.message}`);
+    return r.data;
+  }
+}
+
+/** The verification code the product logged for `email` (no mail server is configured). */
+async function loggedCode(/** @type {Proc} */ proc, /** @type {string} */ email) {
+  for (let i = 0; i < 50; i++) {
+    for (const line of [...proc.lines].reverse()) {
+      if (!line.includes('mail not sent') || !line.toLowerCase().includes(email.toLowerCase())) continue;
+      const code = /mail not sent:.*?\b(\d{6})\b/.exec(line)?.[1];
+      if (code) return code;
+    }
+    await sleep(100);
+  }
+  throw new Error(`no verification code for ${email} in the product's log (is LOG_LEVEL below info?)`);
+}
+
+/**
+ * Configures a running product as a newcomer would: as admin a corp, a priced model and a model agent
+ * pointing at the mock; then a user registered by email code; then that user's app with its key.
+ * @param {{ proc: Proc, url: string }} product
+ * @param {{ mockUrl: string, adminPassword: string, model: string, userEmail: string, userPassword: string }} o
+ */
+export async function configure(product, o) {
+  const admin = new Client(product.url);
+  admin.token = (await admin.ok('/api/v1/auth/login', { account: 'admin', password: o.adminPassword, channel: 'admin', method: 'account' })).token;
+  const corp = (await admin.ok('/api/v1/corp/create', { name: 'OpenAI', code: 'OpenAI', is_public: true })).id;
+  const model = (
+    await admin.ok('/api/v1/model/create', {
+      corp,
+      name: o.model,
+      model: o.model,
+      type: 1,
+      is_public: true,
+      is_enable_model_agent: true,
+      text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 2 },
+    })
+  ).id;
+  // Two upstream keys, as a real deployment would rotate between.
+  await admin.ok('/api/v1/model/agent/create', { corp, name: 'mock', base_url: o.mockUrl, models: [model], key: 'sk-mock-1\nsk-mock-2' });
+
+  const user = new Client(product.url);
+  await user.ok('/api/v1/common/email-code', { email: o.userEmail, action: 'register', channel: 'user' });
+  const code = await loggedCode(product.proc, o.userEmail);
+  user.token = (await user.ok('/api/v1/auth/register', { account: o.userEmail, password: o.userPassword, code, channel: 'user' })).token;
+  const app = await user.ok('/api/v1/app/create', { name: 'Demo-app', is_create_key: true });
+  if (!app.key) throw new Error(`app/create answered no key: ${JSON.stringify(app)}`);
+  return { appKey: /** @type {string} */ (app.key) };
+}
+
+/**
+ * Gives the user quota straight in the SQLite file. There is no recharge API yet, and the gateway
+ * caches balances in memory, so this runs while the product is stopped; it reads the row on start.
+ */
+export async function grantQuota(/** @type {string} */ dataDir, /** @type {string} */ email, /** @type {number} */ quota) {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'fastgate.db'));
+  try {
+    const { changes } = db.prepare('UPDATE users SET quota = ? WHERE email = ?').run(quota, email.toLowerCase());
+    if (changes !== 1) throw new Error(`granting quota: ${changes} rows for ${email}`);
+  } finally {
+    db.close();
+  }
+}
+
+/** One chat call through an OpenAI-compatible base URL; throws unless it answers 200 with a choice. */
+export async function smokeChat(/** @type {string} */ base, /** @type {string} */ key, /** @type {string} */ model) {
+  const res = await fetch(`${base}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'ping' }] }),
+  });
+  const text = await res.text();
+  if (res.status !== 200 || !text.includes('"choices"')) throw new Error(`chat via ${base}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}

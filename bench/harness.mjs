@@ -82,6 +82,16 @@ export function portInUse(/** @type {number} */ port) {
  * @property {() => Promise<void>} stop
  */
 
+/**
+ * The Node flags `npm start` runs the product with (package.json's start script is their one home), so
+ * the benchmark and the demo measure and run what users run.
+ * @returns {string[]}
+ */
+export function startFlags() {
+  const start = JSON.parse(fs.readFileSync(at('package.json'), 'utf8')).scripts.start;
+  return start.match(/--[\w-]+=\S+/g) ?? [];
+}
+
 /** Every child started here, so cleanup() can stop them whatever went wrong. */
 const children = new Set();
 
@@ -189,7 +199,7 @@ export async function startProduct(o) {
     WEB_DIST: o.webDist ?? path.join(o.dataDir, 'no-web'),
     NODE_ENV: 'production',
   });
-  const proc = startNode('product', [...(o.nodeArgs ?? []), BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
+  const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
   const url = `http://127.0.0.1:${o.port}`;
   await waitReady(proc, `${url}/health`);
   return { proc, url };

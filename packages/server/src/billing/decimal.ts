@@ -17,9 +17,24 @@ export function clean(x: number | undefined | null): number {
   return typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0;
 }
 
+const INTEGER: Decimal[] = [];
+const cache = new Map<number, Decimal>();
+
 /** `x` as an exact decimal, rounded to 15 significant digits (drops the ×500 conversion's float noise). */
 function toDecimal(x: number): Decimal {
-  const m = DECIMAL.exec(clean(x).toPrecision(15));
+  // The hot path prices every call twice: token counts are small integers and a catalogue has few
+  // distinct ratios, so answer those from memory instead of formatting and parsing again.
+  const c = clean(x);
+  if (Number.isInteger(c) && c < 1_000_000) return (INTEGER[c] ??= { n: BigInt(c), scale: 0 });
+  const hit = cache.get(c);
+  if (hit) return hit;
+  const d = parseDecimal(c);
+  if (cache.size < 10_000) cache.set(c, d);
+  return d;
+}
+
+function parseDecimal(c: number): Decimal {
+  const m = DECIMAL.exec(c.toPrecision(15));
   if (!m) return { n: 0n, scale: 0 };
   const frac = (m[2] ?? '').replace(/0+$/, '');
   const exp = Number(m[3] ?? 0) - frac.length;

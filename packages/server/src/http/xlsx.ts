@@ -3,7 +3,6 @@
 // the JSON envelope; once bytes flow, a failure can only cut the download short.
 import { PassThrough } from 'node:stream';
 // exceljs is CommonJS: only its default export carries `stream` under Node's ESM loader.
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 
 export interface XlsxColumn {
@@ -32,6 +31,8 @@ export async function sendXlsx(
   reply.raw.writeHead(200, { 'content-type': XLSX_MIME, 'content-disposition': attachment(opts.filename) });
   out.pipe(reply.raw);
   try {
+    // exceljs is ~28 MB resident: loaded on the first export, not at start.
+    const { default: ExcelJS } = await import('exceljs');
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
     const sheet = workbook.addWorksheet(opts.sheet);
     sheet.columns = opts.columns;

@@ -1,6 +1,6 @@
 // Outgoing mail through nodemailer: the mail server of the domain's site config, else the system
 // config's email section, else none — then the message is written to the server log (README says so).
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DB } from '../db/schema';
 import type { Secrets } from '../security/secrets';
@@ -43,10 +43,12 @@ export function createMailer(db: DB, secrets: Secrets, log: FastifyBaseLogger): 
     return undefined;
   }
 
-  function transport(s: MailServer): Transporter {
+  async function transport(s: MailServer): Promise<Transporter> {
     const key = JSON.stringify(s);
     let t = transports.get(key);
     if (!t) {
+      // nodemailer is loaded with the first mail, not at start (most processes never send any).
+      const { default: nodemailer } = await import('nodemailer');
       t = nodemailer.createTransport({
         host: s.host,
         port: s.port,
@@ -68,7 +70,7 @@ export function createMailer(db: DB, secrets: Secrets, log: FastifyBaseLogger): 
         return false;
       }
       const from = s.user.includes('@') ? s.user : `no-reply@${s.host}`;
-      await transport(s).sendMail({ from: s.fromName ? { name: s.fromName, address: from } : from, to: mail.to, subject: mail.subject, text: mail.text });
+      await (await transport(s)).sendMail({ from: s.fromName ? { name: s.fromName, address: from } : from, to: mail.to, subject: mail.subject, text: mail.text });
       return true;
     },
     close() {

@@ -63,7 +63,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
 
   app.all('/health', async () => ({ status: 'ok' }));
   await app.register(consoleApi, { prefix: '/api' });
-  await app.register(gatewayApi, { prefix: '/v1' });
+  await app.register(gatewayApi, { prefix: '/v1', bodyLimit: config.gatewayBodyLimit, uploadBodyLimit: config.gatewayUploadLimit });
   await app.register(webConsole, { dist: config.webDist });
   return app;
 }

@@ -18,9 +18,20 @@ export interface Config {
   logLevel: string;
   /** Time zone of the wire's "YYYY-MM-DD HH:mm:ss" strings (the original system's Asia/Shanghai). */
   timeZone: string;
+  /** The license vendor's Ed25519 public key (PEM, or the raw 32 bytes as hex/base64); absent = trust this installation's own key in DATA_DIR. */
+  licensePublicKey?: string;
+  /** Largest gateway request body (JSON) and upload (audio transcription), in bytes; larger gets 413. */
+  gatewayBodyLimit: number;
+  gatewayUploadLimit: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+function megabytes(value: string | undefined, fallback: number): number {
+  const mb = value ? Number(value) : fallback;
+  if (!Number.isFinite(mb) || mb <= 0) throw new Error(`a *_LIMIT_MB setting must be a positive number, got ${value}`);
+  return Math.round(mb * 1024 * 1024);
+}
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
@@ -37,5 +48,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: path.resolve(env.WEB_DIST || path.join(here, '../../web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     timeZone: env.TIME_ZONE || 'Asia/Shanghai',
+    licensePublicKey: env.LICENSE_PUBLIC_KEY || undefined,
+    gatewayBodyLimit: megabytes(env.GATEWAY_BODY_LIMIT_MB, 10),
+    gatewayUploadLimit: megabytes(env.GATEWAY_UPLOAD_LIMIT_MB, 26),
   };
 }

@@ -101,3 +101,18 @@ describe('gateway shutdown and retention', () => {
     }
   });
 });
+
+describe('gateway body limit', () => {
+  it('answers 413 in the OpenAI shape above the configured limit, charging nothing', async () => {
+    const { startServer } = await import('./helpers');
+    const server = await startServer('sqlite', { GATEWAY_BODY_LIMIT_MB: '0.5' });
+    try {
+      const big = JSON.stringify({ model: 'x', messages: [{ role: 'user', content: 'a'.repeat(600 * 1024) }] });
+      const r = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: 'Bearer sk-FastAPIwhatever', 'content-type': 'application/json' }, body: big });
+      expect(r.status).toBe(413);
+      expect(((await r.json()) as { error: { code: string } }).error.code).toBe('request_too_large');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,5 +1,7 @@
 // System config sections and defaults (SPEC §3, reference §3.10). Stored per section; the defaults
 // here fill whatever a stored section lacks.
+import { z } from 'zod';
+
 export interface LoginSection {
   account_login: boolean;
   email_login: boolean;
@@ -56,6 +58,25 @@ export interface LogSection {
   chat_reserve: number;
 }
 
+/** Statistics job (reference §3.10 `statistics`): `limit` caps the rows one statistics query reads. */
+export interface StatisticsSection {
+  open: boolean;
+  cron: string;
+  /** Rows per statistics query; 10000 or less is advisable. */
+  limit: number;
+  lock_minutes: number;
+}
+
+/** Background tasks (quota, notice, cleanup jobs): minutes a worker holds a task's lock. */
+export interface TaskSection {
+  lock_minutes: number;
+}
+
+/** Digital-human tasks: minutes before a running task counts as failed (0 = no timeout). */
+export interface DigitalHumanSection {
+  task_timeout: number;
+}
+
 export interface SysConfig {
   user_login_register: LoginSection;
   reseller_login_register: LoginSection;
@@ -68,6 +89,14 @@ export interface SysConfig {
   /** Texts that are the client's fault: never retried. */
   not_retry_error: ErrorTextSection;
   auto_enable_error: AutoEnableSection;
+  /** Upstream error texts replaced by a generic message before they reach users / resellers. */
+  user_shield_error: ErrorTextSection;
+  reseller_shield_error: ErrorTextSection;
+  /** Texts never shielded (passed through even when a shield list matches). */
+  not_shield_error: ErrorTextSection;
+  statistics: StatisticsSection;
+  task: TaskSection;
+  digital_human: DigitalHumanSection;
 }
 
 export const SYS_CONFIG_DEFAULTS: SysConfig = {
@@ -87,5 +116,90 @@ export const SYS_CONFIG_DEFAULTS: SysConfig = {
   },
   // Off until an admin writes rules: a wrong key put back would only fail again.
   auto_enable_error: { open: false, enable_errors: [] },
+  user_shield_error: { open: true, errors: ['api key', 'api_key', 'apikey', 'quota', 'billing', 'credit balance', 'organization'] },
+  reseller_shield_error: { open: true, errors: ['api key', 'api_key', 'apikey', 'billing', 'credit balance', 'organization'] },
+  not_shield_error: { open: true, errors: ['context_length_exceeded', 'content_policy_violation'] },
+  statistics: { open: true, cron: '0 0/5 * * * ?', limit: 1000, lock_minutes: 30 },
+  task: { lock_minutes: 30 },
+  digital_human: { task_timeout: 0 },
 };
 export type SysConfigSection = keyof SysConfig;
+
+export const SYS_CONFIG_SECTIONS = Object.keys(SYS_CONFIG_DEFAULTS) as SysConfigSection[];
+
+/** Sections with an `open` switch (`POST /sys/config/change/status`). */
+export const SWITCHABLE_SECTIONS = SYS_CONFIG_SECTIONS.filter((s) => 'open' in SYS_CONFIG_DEFAULTS[s]);
+
+/** The console's system config tabs (SPEC §2): "all" shows every section. */
+export const SYS_CONFIG_TABS = {
+  global: ['user_login_register', 'reseller_login_register', 'admin_login', 'email'],
+  general: ['base', 'log', 'statistics'],
+  task: ['task', 'auto_enable_error'],
+  api: ['auto_disabled_error', 'not_retry_error', 'user_shield_error', 'reseller_shield_error', 'not_shield_error'],
+  digital_human: ['digital_human'],
+} as const satisfies Record<string, readonly SysConfigSection[]>;
+
+// Validation of `POST /sys/config/update` (reference §3.10): one schema per section; an update may
+// carry part of a section (the rest keeps its stored value).
+const errorText = z.string().trim().min(1).max(500);
+const cronField = z.string().trim().min(1).max(100);
+const loginSchema = z.object({
+  account_login: z.boolean(),
+  email_login: z.boolean(),
+  email_register: z.boolean(),
+  email_retrieve: z.boolean(),
+  /** 60 s to 365 days. */
+  session_expire: z.number().int().min(60).max(365 * 86400),
+});
+const errorTextSchema = z.object({ open: z.boolean(), errors: z.array(errorText).max(1000) });
+
+export const sysSectionSchemas = {
+  user_login_register: loginSchema,
+  reseller_login_register: loginSchema,
+  admin_login: loginSchema,
+  email: z.object({
+    open: z.boolean(),
+    host: z.string().trim().toLowerCase().max(253).refine((v) => v === '' || /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(v), 'site.mail_host'),
+    port: z.number().int().min(1).max(65535),
+    user_name: z.string().trim().max(200),
+    /** Empty keeps the stored password. */
+    password: z.string().max(200),
+    from_name: z.string().trim().max(100),
+  }),
+  base: z.object({
+    err_retry: z.number().int().min(-1).max(100),
+    short_timeout: z.number().int().min(1).max(86400),
+    long_timeout: z.number().int().min(1).max(86400),
+    model_key_err_disable: z.number().int().min(0).max(1_000_000_000),
+  }),
+  log: z.object({
+    open: z.boolean(),
+    chat_records: z.array(z.enum(['prompt', 'completion', 'messages', 'image', 'audio'])).max(5),
+    chat_reserve: z.number().int().min(0).max(36500),
+  }),
+  auto_disabled_error: errorTextSchema,
+  not_retry_error: errorTextSchema,
+  auto_enable_error: z.object({
+    open: z.boolean(),
+    enable_errors: z.array(z.object({ cron: cronField, enable_time: z.number().int().min(0).max(365 * 86400), error: z.string().trim().max(500) })).max(100),
+  }),
+  user_shield_error: errorTextSchema,
+  reseller_shield_error: errorTextSchema,
+  not_shield_error: errorTextSchema,
+  statistics: z.object({
+    open: z.boolean(),
+    cron: cronField,
+    limit: z.number().int().min(1).max(1_000_000),
+    lock_minutes: z.number().int().min(1).max(1440),
+  }),
+  task: z.object({ lock_minutes: z.number().int().min(1).max(1440) }),
+  digital_human: z.object({ task_timeout: z.number().int().min(0).max(10080) }),
+} as const satisfies { [S in SysConfigSection]: z.ZodType<SysConfig[S]> };
+
+const sectionAction = z.enum(SYS_CONFIG_SECTIONS as [SysConfigSection, ...SysConfigSection[]]);
+export const sysConfigActionSchema = z.object({ action: sectionAction });
+export const sysConfigStatusSchema = z.object({ action: sectionAction, open: z.boolean() });
+export const sysConfigRefreshSchema = z.object({ action: z.literal('refresh_api_cache') });
+
+/** The email section as `GET /sys/config/detail` returns it: the password never leaves the server. */
+export type SysConfigWire = Omit<SysConfig, 'email'> & { email: EmailSection & { password_set: boolean } };

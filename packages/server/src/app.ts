@@ -11,6 +11,8 @@ import { Gateway } from './gateway/gateway';
 import { gatewayApi } from './gateway/index';
 import { createDb, migrateToLatest } from './db/index';
 import { startHousekeeping } from './jobs/housekeeping';
+import { startVipJob } from './vip/rules';
+import { startNotices } from './jobs/notices';
 import { createMailer } from './mail/mailer';
 import { XSRF_COOKIE } from './http/session';
 import { createSecrets, loadMasterKey } from './security/secrets';
@@ -40,8 +42,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   app.decorate('gateway', gateway);
   // Daily at 2:00; it only reads the database when it fires, long after start-up.
   const housekeeping = startHousekeeping(ctx);
+  // VIP upgrades by usage and level expiry every 5 minutes (vip/rules.ts).
+  const vipJob = startVipJob(ctx);
+  // Quota notices every 10 minutes (jobs/notices.ts).
+  const notices = startNotices(ctx);
   app.addHook('onClose', async () => {
     housekeeping.stop();
+    vipJob.stop();
+    notices.stop();
     await gateway.close();
     ctx.mailer.close();
     await ctx.bus.close();

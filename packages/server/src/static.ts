@@ -4,8 +4,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { envelopeNotFound } from './http/envelope';
+import { serveUploads } from './settings/uploads';
 
 export async function webConsole(app: FastifyInstance, opts: { dist: string }) {
+  // Site images uploaded through /api/v1/sys/site/upload, immutable and read-only.
+  serveUploads(app, app.ctx.config.dataDir);
   const index = path.join(opts.dist, 'index.html');
   const built = fs.existsSync(index);
   if (!built) app.log.warn({ dist: opts.dist }, 'the console is not built; serving the API only (run npm run build)');

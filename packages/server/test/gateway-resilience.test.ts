@@ -127,6 +127,12 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
     await w.user.post('/api/v1/app/key/config', { id, ip_blacklist: '' });
     await settled(w);
     expect((await ask(w)).choices).toHaveLength(1);
+    // The account's own whitelist (wildcards allowed) applies to all its keys.
+    await w.server.app.ctx.db.updateTable('users').set({ ip_whitelist: JSON.stringify(['10.*.*.*']) }).where('user_id', '=', w.user.userId).execute();
+    await w.server.app.gateway.snapshot.reload('users', [String(w.user.userId)]);
+    await expect(ask(w)).rejects.toMatchObject({ status: 403, code: 'ip_forbidden' });
+    await w.server.app.ctx.db.updateTable('users').set({ ip_whitelist: '[]' }).where('user_id', '=', w.user.userId).execute();
+    await w.server.app.gateway.snapshot.reload('users', [String(w.user.userId)]);
   });
 
   it('bills an aborted stream for what was sent', async () => {

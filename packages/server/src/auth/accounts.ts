@@ -2,7 +2,11 @@
 import type { Role } from '@fastgate/core/constants';
 import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
-import { businessError } from '../http/errors';
+import { QuotaType } from '@fastgate/core/entities/user';
+import { t } from '@fastgate/core/messages';
+import { moveQuota } from '../billing/deals';
+import { createDefaultApp } from '../console/default-app';
+import { AppError, businessError } from '../http/errors';
 import { newId } from '../http/ids';
 import { hashPassword } from '../security/password';
 import { randomPassword } from '../security/tokens';
@@ -83,19 +87,38 @@ export async function registerByEmail(ctx: Ctx, opts: { role: 'user' | 'reseller
   const email = opts.email.toLowerCase();
   if (await emailTaken(ctx, opts.role, email)) throw businessError('auth.email_exists');
   const site = await findSiteConfig(ctx.db, opts.domain);
-  if (site?.register_tips) throw businessError('auth.register_disabled');
+  if (site?.register_tips) throw businessError('auth.register_tips', { tips: site.register_tips });
   const suffixes = site ? (JSON.parse(site.support_email_suffix || '[]') as string[]) : [];
   if (suffixes.length && !suffixes.some((s) => email.endsWith(s.startsWith('@') ? s : `@${s}`))) throw businessError('auth.email_suffix');
   const grant = site?.grant_quota ?? 0;
-  return createAccount(ctx, {
+  const user = await createAccount(ctx, {
     role: opts.role,
     account: email,
     email,
     password: opts.password ?? randomPassword(),
     rid: opts.role === 'user' && site && site.user_id !== 1 ? site.user_id : 0,
-    quota: grant,
-    quotaExpiresAt: grant && site?.quota_expires_at ? Date.now() + site.quota_expires_at * 60_000 : null,
   });
+  if (grant > 0) {
+    // The gift is a deal record like any recharge; on a reseller's site it comes out of the reseller's
+    // quota and is skipped when the reseller lacks it (reference §4 Register).
+    const reseller = user.rid > 0 ? await ctx.db.selectFrom('users').select('user_id').where('user_id', '=', user.rid).where('role', '=', 'reseller').executeTakeFirst() : undefined;
+    try {
+      await moveQuota(ctx, [{
+        userId: user.user_id,
+        quota: grant,
+        type: QuotaType.Gift,
+        from: reseller?.user_id,
+        expiresAt: site?.quota_expires_at ? Date.now() + site.quota_expires_at * 60_000 : undefined,
+        creator: 'system',
+        remark: t('deal.register_gift', 'zh-CN'),
+      }]);
+    } catch (err) {
+      if (!(err instanceof AppError && err.key === 'quota.reseller_insufficient')) throw err;
+      ctx.log.warn({ user_id: user.user_id, rid: user.rid }, 'registration gift skipped: the reseller lacks quota');
+    }
+  }
+  if (opts.role === 'user') await createDefaultApp(ctx, user.user_id);
+  return ctx.db.selectFrom('users').selectAll().where('user_id', '=', user.user_id).executeTakeFirstOrThrow();
 }
 
 /**

@@ -8,9 +8,9 @@ import type { Ctx } from '../context';
 import type { NewCallLog } from '../db/schema';
 import type { Snapshot } from '../gateway/snapshot';
 
-/** A balance the gateway can charge. `limited` balances are checked; the user's always is. */
+/** A balance the gateway can charge. `limited` balances are checked before a call; the others only count usage. */
 export type AccountRef =
-  | { kind: 'user'; id: number; limited: true }
+  | { kind: 'user'; id: number; limited: boolean }
   | { kind: 'reseller'; id: number; limited: false }
   | { kind: 'app'; id: number; limited: boolean }
   | { kind: 'app_key'; id: string; hash: string; limited: boolean }

@@ -2,6 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { envelopeErrorHandler, envelopeNotFound } from '../http/envelope';
 import { registerSessionAuth } from '../http/session';
+import { registerLicenseGuard } from '../license/state';
+import { licenseRoutes } from './license';
+import { vipRoutes } from './vip';
 import { appRoutes } from './app';
 import { appKeyRoutes } from './app-key';
 import { authRoutes } from './auth';
@@ -13,16 +16,23 @@ import { modelAgentRoutes } from './model-agent';
 import { menuRoutes } from './menu';
 import { openRoutes } from './open';
 import { userCenterRoutes } from './user-center';
+import { adminResellerRoutes, adminUserRoutes } from './user';
+import { dealRecordRoutes } from './deal-record';
+import { siteConfigRoutes } from './site-config';
+import { sysConfigRoutes } from './sys-config';
 
 export async function consoleApi(app: FastifyInstance) {
   app.setErrorHandler(envelopeErrorHandler);
   app.setNotFoundHandler(envelopeNotFound);
   registerSessionAuth(app);
+  registerLicenseGuard(app);
   await app.register(
     async (v1) => {
       await v1.register(authRoutes);
       await v1.register(openRoutes);
       await v1.register(userCenterRoutes);
+      await v1.register(vipRoutes);
+      await v1.register(licenseRoutes);
       await v1.register(corpRoutes);
       await v1.register(modelRoutes);
       await v1.register(modelAgentRoutes);
@@ -30,6 +40,11 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(keyRoutes);
       await v1.register(appRoutes);
       await v1.register(appKeyRoutes);
+      await v1.register(adminUserRoutes);
+      await v1.register(adminResellerRoutes);
+      await v1.register(dealRecordRoutes);
+      await v1.register(siteConfigRoutes);
+      await v1.register(sysConfigRoutes);
     },
     { prefix: '/v1' },
   );

@@ -18,8 +18,9 @@ import { get, post } from '../http/route';
 import { sessionOf } from '../http/session';
 import { formatTime } from '../http/time';
 import { hashPassword, verifyPassword } from '../security/password';
+import { vipBadge } from './vip';
 
-export function sessionUser(user: UserRow, timeZone: string): SessionUser {
+export function sessionUser(user: UserRow, timeZone: string, vip: { name: string; color: string } = { name: '', color: '' }): SessionUser {
   return {
     user_id: user.user_id,
     account: user.account,
@@ -30,8 +31,8 @@ export function sessionUser(user: UserRow, timeZone: string): SessionUser {
     profile: user.profile,
     created_at: formatTime(user.created_at, timeZone),
     role: user.role,
-    vip_level_name: '',
-    vip_level_color: '',
+    vip_level_name: vip.name,
+    vip_level_color: vip.color,
     rid: user.rid,
   };
 }
@@ -61,7 +62,10 @@ export async function userCenterRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const { db } = ctx;
 
-  get(app, '/user/info', { roles: [ANY_ROLE] }, (_input, request) => sessionUser(sessionOf(request).user, ctx.config.timeZone));
+  get(app, '/user/info', { roles: [ANY_ROLE] }, async (_input, request) => {
+    const { user } = sessionOf(request);
+    return sessionUser(user, ctx.config.timeZone, await vipBadge(ctx, user));
+  });
 
   post(app, '/user/update/info', { schema: updateInfoSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user } = sessionOf(request);

@@ -28,7 +28,41 @@ export interface UsersTable {
   groups: Generated<string>;
   /** JSON rate limits {rps, rpm, …}; '{}' = none. */
   rate_limits: Generated<string>;
+  /** Managed-user settings (migration 06): last quota type, 0/1 flags, $ and day thresholds. */
+  quota_type: Generated<number>;
+  is_limit_quota: Generated<number>;
+  quota_warning: Generated<number>;
+  warning_threshold: Generated<number>;
+  expire_warning_threshold: Generated<number>;
+  /** Quota notices already sent (1) since the last recharge. */
+  warning_notice: Generated<number>;
+  exhaustion_notice: Generated<number>;
+  expire_warning_notice: Generated<number>;
+  expire_notice: Generated<number>;
+  /** VIP level id ('' = none) and its counters. */
+  vip_level: Generated<string>;
+  vip_level_recharge_quota: Generated<number>;
+  vip_level_used_quota: Generated<number>;
+  vip_level_start_time: number | null;
+  vip_level_expires_at: number | null;
+  /** JSON arrays of normalized entries (wildcards allowed). */
+  ip_whitelist: Generated<string>;
+  ip_blacklist: Generated<string>;
   created_at: ColumnType<number, number, never>;
+  updated_at: number;
+}
+
+/** Quota movements (reference §3.11): type 1 recharge, 2 deduction, 3 gift, 4 expire. */
+export interface DealRecordsTable {
+  id: string;
+  user_id: number;
+  rid: number;
+  quota: number;
+  type: number;
+  status: number;
+  remark: string;
+  creator: string;
+  created_at: number;
   updated_at: number;
 }
 
@@ -321,6 +355,51 @@ export interface CallLogsTable {
   messages: string;
 }
 
+export interface VipLevelsTable extends RecordColumns {
+  /** Owner: 0 for admin levels, the reseller's user_id for a reseller's. */
+  user_id: number;
+  name: string;
+  /** Basis points: 10000 = pay 100 %. */
+  discount_bp: number;
+  color: string;
+  /** Minutes; 0 = permanent. */
+  duration: number;
+  /** JSON id array. */
+  groups: string;
+  is_public: number;
+  is_default: number;
+  sort: number;
+  remark: string;
+  /** JSON {rps, rpm, …}. */
+  rate_limits: string;
+  /** JSON [{type, recharge_quota, used_quota, target_level}]. */
+  rules: string;
+}
+
+export interface LicensesTable extends RecordColumns {
+  name: string;
+  email: string;
+  phone: string;
+  type: number;
+  node: number;
+  user_count: number;
+  app_count: number;
+  expires_at: number | null;
+  is_node_visible: number;
+  remark: string;
+  /** JSON [{ip, mac, node_id}]. */
+  nodes: string;
+  sign: string;
+  secret_key: string;
+}
+
+/** The license this installation runs under (one row, id 'current'). */
+export interface LicenseInstallTable {
+  id: string;
+  secret_key: string;
+  installed_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -336,6 +415,10 @@ export interface Database {
   apps: AppsTable;
   app_keys: AppKeysTable;
   call_logs: CallLogsTable;
+  deal_records: DealRecordsTable;
+  vip_levels: VipLevelsTable;
+  licenses: LicensesTable;
+  license_install: LicenseInstallTable;
 }
 
 export type DB = Kysely<Database>;
@@ -352,3 +435,6 @@ export type AppRow = Selectable<AppsTable>;
 export type AppKeyRow = Selectable<AppKeysTable>;
 export type CallLogRow = Selectable<CallLogsTable>;
 export type NewCallLog = Insertable<CallLogsTable>;
+export type DealRecordRow = Selectable<DealRecordsTable>;
+export type VipLevelRow = Selectable<VipLevelsTable>;
+export type LicenseRow = Selectable<LicensesTable>;

@@ -62,6 +62,8 @@ export function admit(snapshot: Snapshot, request: FastifyRequest, now = Date.no
   const user = snapshot.users.get(appKey.user_id);
   if (!user) throw new GatewayError(401, 'invalid_user', 'The owner of this API key no longer exists.');
   if (user.status !== Status.Normal) throw new GatewayError(403, 'user_disabled', 'The account of this API key is disabled.');
+  // Account-wide lists (wildcards allowed) apply to every key of every app of the account.
+  if (ipRefused(ips, user.ip_whitelist, user.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed for this account.`);
   if (expired(user.quota_expires_at, now)) throw new GatewayError(429, 'account_quota_expired', 'The quota of this account has expired.');
   let reseller: SnapUser | undefined;
   if (user.rid > 0) {

@@ -16,7 +16,8 @@ import type { Gateway } from './gateway';
 import { pick, type Route, type Tried } from './pick';
 import { resolve, type Endpoint, type Resolution } from './resolve';
 import { smartTarget } from './smart-match';
-import type { SnapModel } from './snapshot';
+import type { SnapModel, SnapVip } from './snapshot';
+import { vipLevelOf } from './vip';
 import type { ChatRequest } from '../providers/types';
 
 /** An attempt that reached a conclusion the client has seen (or will see) — no more retries. */
@@ -67,7 +68,8 @@ export interface AttemptContext {
 function accountsOf(caller: Caller, resolution: Resolution): AccountRef[] {
   const { appKey, app, user, reseller } = caller;
   const out: AccountRef[] = [
-    { kind: 'user', id: user.user_id, limited: true },
+    // An admin may exempt an account from its balance (users.is_limit_quota = 0); usage is still counted.
+    { kind: 'user', id: user.user_id, limited: user.is_limit_quota !== 0 },
     { kind: 'app', id: app.app_id, limited: app.is_limit_quota === 1 },
     { kind: 'app_key', id: appKey.id, hash: appKey.key_hash, limited: appKey.is_limit_quota === 1 },
   ];
@@ -76,13 +78,14 @@ function accountsOf(caller: Caller, resolution: Resolution): AccountRef[] {
   return out;
 }
 
-/** Every level that carries limits: the key, its app, its user, the billing group (VIP levels join later). */
-function limitScopes(caller: Caller, resolution: Resolution): LimitScope[] {
+/** Every level that carries limits: the key, its app, its user, the billing group, the user's VIP level. */
+function limitScopes(caller: Caller, resolution: Resolution, vip?: SnapVip): LimitScope[] {
   const levels: [string, Partial<RateLimits> | undefined][] = [
     [`key:${caller.appKey.id}`, caller.appKey.rate_limits],
     [`app:${caller.app.app_id}`, caller.app.rate_limits],
     [`user:${caller.user.user_id}`, caller.user.rate_limits],
     [`group:${resolution.group?.id}`, resolution.group?.rate_limits],
+    [`vip:${vip?.id}`, vip?.rate_limits],
   ];
   return levels.filter(([, l]) => l && Object.values(l).some((v) => Number(v) > 0)).map(([scope, limits]) => ({ scope, limits: limits! }));
 }
@@ -108,7 +111,7 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
 
   const caller = admit(snapshot, request, reqTime);
   const resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
-  const scopes = limitScopes(caller, resolution);
+  const scopes = limitScopes(caller, resolution, vipLevelOf(snapshot, caller.user, reqTime));
   const admitted = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true as const };
   if (!admitted.ok) {
     throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));

@@ -7,11 +7,13 @@ import type { ForwardConfig, RateLimits } from '@fastgate/core/entities/catalogu
 import { SYS_CONFIG_DEFAULTS, type SysConfig } from '@fastgate/core/sys-config';
 import type { ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
-import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow } from '../db/schema';
+import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow, VipLevelRow } from '../db/schema';
 import { idsOf, jsonOf } from '../catalogue/links';
 
-export interface SnapUser extends Omit<UserRow, 'password_hash' | 'rate_limits'> {
+export interface SnapUser extends Omit<UserRow, 'password_hash' | 'rate_limits' | 'ip_whitelist' | 'ip_blacklist'> {
   rate_limits: Partial<RateLimits>;
+  ip_whitelist: string[];
+  ip_blacklist: string[];
 }
 export interface SnapApp extends Omit<AppRow, 'models' | 'ip_whitelist' | 'ip_blacklist' | 'rate_limits'> {
   models: string[];
@@ -50,7 +52,11 @@ export interface SnapKey extends Omit<ProviderKeyRow, 'key_cipher' | 'models' | 
   agentIds: string[];
 }
 
-type TableName = 'users' | 'apps' | 'app_keys' | 'groups' | 'models' | 'model_agents' | 'provider_keys' | 'corps' | 'sys_configs';
+export interface SnapVip extends Omit<VipLevelRow, 'rate_limits'> {
+  rate_limits: Partial<RateLimits>;
+}
+
+type TableName = 'users' | 'apps' | 'app_keys' | 'groups' | 'models' | 'model_agents' | 'provider_keys' | 'corps' | 'sys_configs' | 'vip_levels';
 
 export class Snapshot {
   users = new Map<number, SnapUser>();
@@ -62,6 +68,7 @@ export class Snapshot {
   agents = new Map<string, SnapAgent>();
   keys = new Map<string, SnapKey>();
   corps = new Map<string, CorpRow>();
+  vipLevels = new Map<string, SnapVip>();
   sys: SysConfig = structuredClone(SYS_CONFIG_DEFAULTS);
   /** Model ids by exact `name` and by exact `model`, rebuilt when models change. */
   modelsByName = new Map<string, string[]>();
@@ -77,7 +84,7 @@ export class Snapshot {
   constructor(private readonly ctx: Ctx) {}
 
   async load(): Promise<void> {
-    for (const t of ['users', 'apps', 'app_keys', 'groups', 'models', 'model_agents', 'provider_keys', 'corps', 'sys_configs'] as const) await this.reload(t, 'all');
+    for (const t of ['users', 'apps', 'app_keys', 'groups', 'models', 'model_agents', 'provider_keys', 'corps', 'sys_configs', 'vip_levels'] as const) await this.reload(t, 'all');
     this.unsubscribe = this.ctx.bus.subscribe((e) => this.onChange(e));
   }
 
@@ -121,7 +128,9 @@ export class Snapshot {
         const rows = await q.execute();
         if (!some) this.users.clear();
         else for (const [k, u] of this.users) if (ids.includes(u.id) || ids.includes(String(k))) this.users.delete(k);
-        for (const { password_hash: _p, ...u } of rows) this.users.set(u.user_id, { ...u, rate_limits: jsonOf<Partial<RateLimits>>(u.rate_limits, {}) });
+        for (const { password_hash: _p, ...u } of rows) {
+          this.users.set(u.user_id, { ...u, rate_limits: jsonOf<Partial<RateLimits>>(u.rate_limits, {}), ip_whitelist: idsOf(u.ip_whitelist), ip_blacklist: idsOf(u.ip_blacklist) });
+        }
         return;
       }
       case 'apps': {
@@ -181,6 +190,8 @@ export class Snapshot {
         return;
       case 'corps':
         return this.reloadById('corps', ids, this.corps, (r: CorpRow) => r);
+      case 'vip_levels':
+        return this.reloadById('vip_levels', ids, this.vipLevels, (r: VipLevelRow) => ({ ...r, rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}) }));
       case 'sys_configs': {
         const rows = await db.selectFrom('sys_configs').selectAll().execute();
         const sys = structuredClone(SYS_CONFIG_DEFAULTS) as unknown as Record<string, unknown>;
@@ -191,7 +202,7 @@ export class Snapshot {
     }
   }
 
-  private async reloadById<R extends { id: string }, S>(table: 'groups' | 'models' | 'model_agents' | 'provider_keys' | 'corps', ids: string[] | 'all', into: Map<string, S>, map: (row: R) => S): Promise<void> {
+  private async reloadById<R extends { id: string }, S>(table: 'groups' | 'models' | 'model_agents' | 'provider_keys' | 'corps' | 'vip_levels', ids: string[] | 'all', into: Map<string, S>, map: (row: R) => S): Promise<void> {
     let q = (this.ctx.db as any).selectFrom(table).selectAll();
     if (ids !== 'all') q = q.where('id', 'in', ids);
     const rows = (await q.execute()) as R[];

@@ -10,6 +10,12 @@ import { keyPages } from '../pages/key';
 import { groupPages } from '../pages/group';
 import { appPages } from '../pages/app';
 import { appKeyPages } from '../pages/app-key';
+import { vipPages } from '../pages/sys/vip';
+import { licensePages } from '../pages/license';
+import { userPages } from '../pages/user';
+import { resellerPages } from '../pages/sys/reseller';
+import { siteConfigPages } from '../pages/sys/site';
+import { sysConfigPages } from '../pages/sys/config';
 
 export interface LazyPage {
   Component: LazyExoticComponent<ComponentType>;
@@ -40,6 +46,14 @@ export const pages: Partial<Record<string, LazyPage>> = {
   'my.group': lazyPage(() => import('../pages/my/group')),
   ...lazyPages(appPages),
   ...lazyPages(appKeyPages),
+  ...lazyPages(vipPages),
+  'vip.center': lazyPage(() => import('../pages/vip/center')),
+  ...lazyPages(licensePages),
+  'sys.license.info': lazyPage(() => import('../pages/sys/license/info')),
+  ...lazyPages(userPages),
+  ...lazyPages(resellerPages),
+  ...lazyPages(siteConfigPages),
+  ...lazyPages(sysConfigPages),
 };
 
 export function hasPage(name: string): boolean {

@@ -5,6 +5,8 @@ import * as corps from './2026-11-22-02-corps';
 import * as catalogue from './2026-11-22-03-catalogue';
 import * as callLogs from './2026-11-22-04-call-logs';
 import * as rateLimits from './2026-11-22-05-rate-limits';
+import * as usersDeals from './2026-11-22-06-users-deals';
+import * as vipLicense from './2026-11-22-08-vip-license';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -12,6 +14,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-03-catalogue': catalogue,
   '2026-11-22-04-call-logs': callLogs,
   '2026-11-22-05-rate-limits': rateLimits,
+  '2026-11-22-06-users-deals': usersDeals,
+  '2026-11-22-08-vip-license': vipLicense,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -6,11 +6,12 @@ import { useGlobalLocale, usePageLocale, type GlobalKey } from '../../../locale'
 import { useUserStore } from '../../../stores/user';
 import { BasicInfo } from './BasicInfo';
 import { Certification } from './Certification';
+import { RechargeHistory } from './RechargeHistory';
 import { Security } from './Security';
 import locale from './locale';
 import styles from './center.module.css';
 
-const TABS = ['basic', 'security', 'certification'] as const;
+const TABS = ['basic', 'security', 'certification', 'recharge'] as const;
 type Tab = (typeof TABS)[number];
 
 export default function UserCenter() {
@@ -72,6 +73,9 @@ export default function UserCenter() {
           </Tabs.TabPane>
           <Tabs.TabPane key="certification" title={<span data-testid="center-tab-certification">{t('center.tab.certification')}</span>}>
             <Certification />
+          </Tabs.TabPane>
+          <Tabs.TabPane key="recharge" title={<span data-testid="center-tab-recharge">{t('center.tab.recharge')}</span>}>
+            <RechargeHistory />
           </Tabs.TabPane>
         </Tabs>
       </Card>

@@ -1,0 +1,83 @@
+// License: what an installation may run (users, apps, nodes, expiry), signed with Ed25519 (SPEC §3 "License").
+import { z } from 'zod';
+import { boolFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { expiresAtField } from '../schemas/usage-limits';
+import { emailField } from '../schemas/fields';
+
+export const LICENSE_PREFIX = '/license';
+export const LICENSE_INFO_PATH = '/sys/license/info';
+export const LICENSE_INSTALL_PATH = '/sys/license/install';
+
+/** 1 trial, 2 commercial. */
+export const LicenseType = { Trial: 1, Commercial: 2 } as const;
+
+export const licenseNodeSchema = z.object({
+  ip: z.string().trim().max(64).default(''),
+  mac: z.string().trim().max(64).default(''),
+  node_id: z.string().trim().max(128).default(''),
+});
+export type LicenseNode = z.infer<typeof licenseNodeSchema>;
+
+const count = z.number().int().min(0).max(100_000_000).default(0);
+
+const licenseBase = z.object({
+  name: name100,
+  email: z.union([z.literal(''), emailField]).default(''),
+  phone: z.string().trim().max(32).default(''),
+  type: z.union([z.literal(LicenseType.Trial), z.literal(LicenseType.Commercial)]).default(LicenseType.Commercial),
+  /** Nodes the installation may run on; 0 = unlimited. */
+  node: count,
+  /** 0 = unlimited. */
+  user_count: count,
+  app_count: count,
+  expires_at: expiresAtField.default(''),
+  is_node_visible: z.boolean().default(false),
+  remark: remarkField.default(''),
+  nodes: z.array(licenseNodeSchema).max(100).default([]),
+  status: statusField.default(1),
+});
+
+export const licenseCreateSchema = licenseBase;
+export type LicenseCreate = z.infer<typeof licenseCreateSchema>;
+export const licenseUpdateSchema = licenseBase.extend({ id: idField });
+export const licensePageSchema = pageSchema.extend({ name: textFilter, email: textFilter, type: z.coerce.number().int().optional(), is_node_visible: boolFilter, status: statusFilter });
+
+/** The secret key: at least a prefix, a payload and a signature; the server says "must be complete" otherwise. */
+export const licenseInstallSchema = z.object({ secret_key: z.string().trim().min(1).max(20_000) });
+
+export interface License {
+  id: string;
+  name: string;
+  email: string;
+  phone: string;
+  type: number;
+  node: number;
+  user_count: number;
+  app_count: number;
+  expires_at: string;
+  is_node_visible: boolean;
+  remark: string;
+  nodes: LicenseNode[];
+  /** base64url Ed25519 signature of the canonical payload. */
+  sign: string;
+  /** The encoded license an installation pastes into license info. */
+  secret_key: string;
+  status: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** License state: none installed (no limits), or installed and valid, expired, invalid or exceeded. */
+export type LicenseState = 'none' | 'valid' | 'expired' | 'invalid' | 'exceeded';
+
+export interface LicenseInfo {
+  state: LicenseState;
+  /** The installed license's fields (none installed: null). */
+  license: Omit<License, 'secret_key' | 'sign' | 'status' | 'created_at' | 'updated_at'> | null;
+  installed_at: string;
+  usage: { users: number; apps: number; nodes: number };
+  /** Which limits are exceeded: 'users' | 'apps' | 'nodes'. */
+  exceeded: string[];
+  /** Whether this installation can issue licenses that it accepts itself (no vendor key configured). */
+  self_issued: boolean;
+}

@@ -1,0 +1,142 @@
+// Site config per domain (reference §3.9, SPEC §3): branding, registration rules and the mail server
+// of one domain. Admins manage all; a reseller only the configs it owns (user_id = its user_id).
+import { z } from 'zod';
+import { idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+
+export const SITE_CONFIG_PREFIX = '/sys/site';
+
+/** Recommended image sizes shown in the form (SPEC §9). */
+export const SITE_IMAGE_SIZES = { logo: '64x64', favicon: '32x32', avatar: '512x512', bg_img: '1920x1080' } as const;
+
+/** Image upload (`POST /sys/site/upload`): at most 2 MB of png, jpeg, gif, webp, ico or svg. */
+export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
+export const UPLOAD_ACCEPT = '.png,.jpg,.jpeg,.gif,.webp,.ico,.svg';
+
+/** A hostname: letters, digits and hyphens in dot-separated labels (an IPv4 address passes too). */
+export const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+const text = (max: number) => z.string().trim().max(max).default('');
+const url = text(500);
+const list = <T extends z.ZodType>(item: T) => z.array(item).max(50).default([]);
+
+export const carouselItem = z.object({ image_url: z.string().trim().max(500).default(''), jump_url: z.string().trim().max(500).default('') });
+export const announcementItem = z.object({ content: z.string().trim().min(1).max(1000), jump_url: z.string().trim().max(500).default('') });
+export const documentItem = z.object({ title: z.string().trim().min(1).max(200), jump_url: z.string().trim().max(500).default('') });
+
+const mailHost = z.string().trim().toLowerCase().max(253).refine((v) => v === '' || HOSTNAME.test(v), 'site.mail_host').default('');
+
+export const siteConfigCreateSchema = z.object({
+  domain: z.string().trim().toLowerCase().min(1).max(253).regex(HOSTNAME, 'site.domain'),
+  title: text(100),
+  logo: url,
+  favicon: url,
+  avatar: url,
+  bg_img: url,
+  copyright: text(500),
+  jump_url: url,
+  keywords: text(500),
+  description: text(1000),
+  icp_beian: text(100),
+  ga_beian: text(100),
+  /** Non-empty: registration on this domain is closed (the text is shown). */
+  register_tips: text(500),
+  /** Quota units granted to an account registering on this domain. */
+  grant_quota: z.number().int().min(0).max(1e15).default(0),
+  /** Minutes after registration the granted quota expires; 0 = never. */
+  quota_expires_at: z.number().int().min(0).max(100 * 365 * 1440).default(0),
+  support_email_suffix: list(z.string().trim().toLowerCase().min(1).max(100).regex(/^@?[a-z0-9.-]+$/, 'support_email_suffix')),
+  register_welcome: text(2000),
+  // Mail server: empty host = the system mail server is used.
+  host: mailHost,
+  /** 0 = 465. */
+  port: z.number().int().min(0).max(65535).default(0),
+  user_name: text(200),
+  /** Write-only: empty on update keeps the stored password. */
+  password: z.string().max(200).default(''),
+  /** true removes the stored password. */
+  clear_password: z.boolean().optional(),
+  from_name: text(100),
+  carousel1_title: text(100),
+  carousels1: list(carouselItem),
+  carousel2_title: text(100),
+  carousels2: list(carouselItem),
+  announcement_title: text(100),
+  announcement_more_url: url,
+  announcements: list(announcementItem),
+  document_title: text(100),
+  document_more_url: url,
+  documents: list(documentItem),
+  recharge_tips: text(2000),
+  remark: remarkField.default(''),
+  status: statusField.default(1),
+});
+export const siteConfigUpdateSchema = siteConfigCreateSchema.extend({ id: idField });
+export type SiteConfigInput = z.infer<typeof siteConfigCreateSchema>;
+
+export const siteConfigPageSchema = pageSchema.extend({
+  user_id: z.coerce.number().int().min(0).optional(),
+  register_tips: textFilter,
+  logo: textFilter,
+  domain: textFilter,
+  title: textFilter,
+  status: statusFilter,
+});
+
+export const siteTestMailSchema = z.object({ id: idField, to: z.string().trim().toLowerCase().max(200).email('field.email') });
+
+export interface CarouselItem {
+  image_url: string;
+  jump_url: string;
+}
+export interface AnnouncementItem {
+  content: string;
+  jump_url: string;
+}
+export interface DocumentItem {
+  title: string;
+  jump_url: string;
+}
+
+export interface SiteConfig {
+  id: string;
+  user_id: number;
+  domain: string;
+  title: string;
+  logo: string;
+  favicon: string;
+  avatar: string;
+  bg_img: string;
+  copyright: string;
+  jump_url: string;
+  keywords: string;
+  description: string;
+  icp_beian: string;
+  ga_beian: string;
+  register_tips: string;
+  grant_quota: number;
+  quota_expires_at: number;
+  support_email_suffix: string[];
+  register_welcome: string;
+  host: string;
+  port: number;
+  user_name: string;
+  /** Always ''; `password_set` tells whether one is stored. */
+  password: string;
+  password_set: boolean;
+  from_name: string;
+  carousel1_title: string;
+  carousels1: CarouselItem[];
+  carousel2_title: string;
+  carousels2: CarouselItem[];
+  announcement_title: string;
+  announcement_more_url: string;
+  announcements: AnnouncementItem[];
+  document_title: string;
+  document_more_url: string;
+  documents: DocumentItem[];
+  recharge_tips: string;
+  remark: string;
+  status: number;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,105 @@
+// VIP level: a discount, groups, speed limits and an upgrade/downgrade ladder (SPEC §3 "VIP level").
+// Owned like groups: admin levels carry user_id 0, a reseller's its own user_id.
+import { z } from 'zod';
+import { idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { quotaField } from '../schemas/usage-limits';
+import { rateLimitsSchema, type RateLimits } from './catalogue';
+
+export const VIP_PREFIX = '/sys/vip';
+export const VIP_CENTER_PATH = '/vip/center';
+
+export const VipRuleType = { Upgrade: 'upgrade', Downgrade: 'downgrade' } as const;
+
+/**
+ * One rule of the ladder. Thresholds are quota units counted since the user entered its level; 0 =
+ * not a condition. An upgrade fires as soon as any non-zero threshold is reached. A downgrade is
+ * checked when the level's duration ends: unless a non-zero threshold was reached, the user moves to
+ * the target (otherwise the level renews for another duration).
+ */
+export const vipRuleSchema = z
+  .object({
+    type: z.enum(['upgrade', 'downgrade']),
+    recharge_quota: quotaField.default(0),
+    used_quota: quotaField.default(0),
+    target_level: idField,
+  })
+  .refine((r) => r.recharge_quota > 0 || r.used_quota > 0, { path: ['recharge_quota'], message: 'recharge_quota or used_quota > 0' });
+export type VipRule = z.infer<typeof vipRuleSchema>;
+
+/** Hex colour of the level badge. */
+export const colorField = z.string().trim().regex(/^(#[0-9a-fA-F]{6})?$/, '#RRGGBB');
+
+const vipBase = z.object({
+  name: name100,
+  /** Percent paid, 0–100 (80 = pay 80 %); responses give the fraction, like groups. */
+  discount: z.number().min(0).max(100).default(100),
+  color: colorField.default(''),
+  /** Minutes a user keeps the level; 0 (or absent/empty) = permanent. */
+  duration: z
+    .union([z.number().int().min(0).max(100_000_000), z.literal(''), z.null()])
+    .default(0)
+    .transform((v) => (v === '' || v === null ? 0 : v)),
+  groups: z.array(idField).max(1000).default([]),
+  is_public: z.boolean().default(false),
+  is_default: z.boolean().default(false),
+  sort: z.number().int().min(0).max(1_000_000).default(0),
+  remark: remarkField.default(''),
+  rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
+  rules: z.array(vipRuleSchema).max(20).default([]),
+  status: statusField.default(1),
+});
+
+export const vipCreateSchema = vipBase;
+export type VipCreate = z.infer<typeof vipCreateSchema>;
+export const vipUpdateSchema = vipBase.extend({ id: idField });
+export type VipUpdate = z.infer<typeof vipUpdateSchema>;
+
+export const vipPageSchema = pageSchema.extend({
+  name: textFilter,
+  remark: textFilter,
+  status: statusFilter,
+});
+
+export interface VipLevelListItem {
+  id: string;
+  user_id: number;
+  name: string;
+  color: string;
+  discount: number;
+  is_default: boolean;
+  sort: number;
+}
+
+export interface VipLevel extends VipLevelListItem {
+  duration: number;
+  groups: string[];
+  group_names: string[];
+  is_public: boolean;
+  remark: string;
+  rate_limits: RateLimits;
+  rules: (VipRule & { target_level_name: string })[];
+  status: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** GET /vip/center: the caller's level, its progress towards the next one, and the public levels. */
+export interface VipCenter {
+  level: {
+    id: string;
+    name: string;
+    color: string;
+    discount: number;
+    rate_limits: RateLimits;
+    duration: number;
+    /** True when the user holds no level of its own and this is the owner's default. */
+    is_default: boolean;
+    start_time: string;
+    expires_at: string;
+  } | null;
+  recharge_quota: number;
+  used_quota: number;
+  /** The nearest upgrade: its target and how far the counters are (0–1 each; 1 when not a condition). */
+  next: { level_id: string; level_name: string; recharge_quota: number; used_quota: number; progress: number } | null;
+  levels: VipLevelListItem[];
+}

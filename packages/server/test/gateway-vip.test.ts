@@ -1,0 +1,42 @@
+// VIP speed limits at admission: a level with rpm 2 on the caller's user refuses the third call in a
+// minute with 429 (scope vip:<id>); an expired level no longer limits.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settled, world, type World } from './gateway-fixtures';
+import { dialects } from './helpers';
+
+describe.each(dialects)('gateway VIP limits on %s', (dialect) => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world(dialect);
+  });
+  afterAll(() => w?.close());
+
+  const call = () => fetch(`${w.server.url}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: 'ping' }] }),
+  });
+
+  it('refuses the third call in a minute with 429 for a VIP level with rpm 2', async () => {
+    const created = await w.admin.post('/api/v1/sys/vip/create', { name: 'Slow', rate_limits: { rpm: 2 } });
+    expect(created.body.code).toBe(0);
+    const level = created.body.data.id as string;
+    await w.server.app.ctx.db.updateTable('users').set({ vip_level: level, vip_level_start_time: Date.now() }).where('user_id', '=', w.user.userId).execute();
+    w.server.app.ctx.bus.publish({ entity: 'users', op: 'update', ids: [String(w.user.userId)] });
+    await settled(w);
+    expect((await call()).status).toBe(200);
+    expect((await call()).status).toBe(200);
+    const third = await call();
+    expect(third.status).toBe(429);
+    const body = (await third.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('rate_limit_exceeded');
+    expect(body.error.message).toContain('vip');
+  });
+
+  it('stops limiting once the level has expired', async () => {
+    await w.server.app.ctx.db.updateTable('users').set({ vip_level_expires_at: Date.now() - 1000 }).where('user_id', '=', w.user.userId).execute();
+    w.server.app.ctx.bus.publish({ entity: 'users', op: 'update', ids: [String(w.user.userId)] });
+    await settled(w);
+    expect((await call()).status).toBe(200);
+  });
+});

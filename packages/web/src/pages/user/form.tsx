@@ -1,0 +1,169 @@
+// User and reseller create / update (reference §3.1, SPEC §5): account, name (≤ 30), email and a
+// password (required on create, optional on update, ≥ 6); the opening quota on create moves like a
+// recharge (a reseller's comes out of its own balance); expiry, warnings, IP lists (wildcards allowed).
+import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch } from '@arco-design/web-react';
+import { Status } from '@fastgate/core/constants';
+import { QuotaType, RESELLER_PREFIX, USER_PREFIX, type ManagedUser } from '@fastgate/core/entities/user';
+import { IpListInput, ipListText } from '../../components/IpListInput';
+import { QuotaInput } from '../../components/QuotaInput';
+import { ResourceForm, type FormMode } from '../../components/ResourceForm';
+import { required } from '../../components/rules';
+import { useGlobalLocale, usePageLocale } from '../../locale';
+import { useUserStore } from '../../stores/user';
+import type { Kind } from './columns';
+import locale from './locale';
+
+interface Values {
+  account: string;
+  name: string;
+  email: string;
+  phone?: string;
+  password?: string;
+  quota?: number;
+  quota_type?: number;
+  quota_expires_at?: string;
+  rid?: number;
+  is_limit_quota: boolean;
+  quota_warning: boolean;
+  warning_threshold?: number;
+  expire_warning_threshold?: number;
+  ip_whitelist?: string;
+  ip_blacklist?: string;
+  remark?: string;
+  status: number;
+  groups?: string[];
+  models?: string[];
+}
+
+export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
+  const t = usePageLocale(locale);
+  const { g, tk } = useGlobalLocale();
+  const role = useUserStore((s) => s.role);
+  const prefix = kind === 'user' ? USER_PREFIX : RESELLER_PREFIX;
+  const menu = kind === 'user' ? `menu.user.${mode}` : `menu.sys.reseller.${mode}`;
+  return (
+    <ResourceForm<ManagedUser, Values>
+      prefix={prefix}
+      mode={mode}
+      listRoute={kind === 'user' ? 'user.list' : 'sys.reseller.list'}
+      title={tk(menu)}
+      labelSpan={5}
+      alsoInvalidate={[USER_PREFIX, RESELLER_PREFIX]}
+      initialValues={{ status: Status.Normal, is_limit_quota: true, quota_warning: true, quota: 0, quota_type: QuotaType.Recharge, warning_threshold: 0, expire_warning_threshold: 0 }}
+      toValues={(row) => ({
+        account: row.account,
+        name: row.name,
+        email: row.email,
+        phone: row.phone,
+        quota_expires_at: row.quota_expires_at || undefined,
+        is_limit_quota: row.is_limit_quota,
+        quota_warning: row.quota_warning,
+        warning_threshold: row.warning_threshold,
+        expire_warning_threshold: row.expire_warning_threshold,
+        ip_whitelist: ipListText(row.ip_whitelist),
+        ip_blacklist: ipListText(row.ip_blacklist),
+        remark: row.remark,
+        status: row.status,
+        groups: row.groups,
+        models: row.models,
+      })}
+      toBody={(v, m) => ({
+        account: v.account.trim(),
+        name: v.name.trim(),
+        email: (v.email ?? '').trim(),
+        phone: (v.phone ?? '').trim(),
+        remark: v.remark ?? '',
+        quota_expires_at: v.quota_expires_at ?? '',
+        is_limit_quota: v.is_limit_quota,
+        quota_warning: v.quota_warning,
+        warning_threshold: v.warning_threshold ?? 0,
+        expire_warning_threshold: v.expire_warning_threshold ?? 0,
+        ip_whitelist: v.ip_whitelist ?? '',
+        ip_blacklist: v.ip_blacklist ?? '',
+        status: v.status,
+        groups: v.groups ?? [],
+        models: v.models ?? [],
+        ...(m === 'create'
+          ? { password: v.password, quota: v.quota ?? 0, quota_type: v.quota_type ?? QuotaType.Recharge, ...(kind === 'user' && role === 'admin' && v.rid ? { rid: v.rid } : {}) }
+          : v.password
+            ? { password: v.password }
+            : {}),
+      })}
+    >
+      <Form.Item label={t('user.account')} field="account" rules={[required(t('user.account.required')), { maxLength: 100 }]}>
+        <Input maxLength={100} data-testid="user-account" />
+      </Form.Item>
+      <Form.Item label={t('user.name')} field="name" rules={[required(t('user.name.required')), { maxLength: 30, message: t('user.name.max') }]}>
+        <Input maxLength={30} showWordLimit data-testid="user-name" />
+      </Form.Item>
+      <Form.Item label={t('user.email')} field="email" rules={[required(t('user.email.required')), { type: 'email', message: t('user.email.invalid') }]}>
+        <Input maxLength={100} data-testid="user-email" />
+      </Form.Item>
+      <Form.Item
+        label={t('user.password')}
+        field="password"
+        rules={[...(mode === 'create' ? [required(t('user.password.required'))] : []), { minLength: 6, message: t('user.password.min') }]}
+        extra={mode === 'update' ? t('user.password.extra') : undefined}
+      >
+        <Input.Password autoComplete="new-password" maxLength={64} data-testid="user-password" />
+      </Form.Item>
+      <Form.Item label={t('user.phone')} field="phone">
+        <Input maxLength={20} data-testid="user-phone" />
+      </Form.Item>
+      {mode === 'create' && (
+        <>
+          <Form.Item label={t('user.quotaType')} field="quota_type">
+            <Radio.Group type="button">
+              {[QuotaType.Recharge, QuotaType.Gift].map((type) => (
+                <Radio key={type} value={type}>
+                  {t(`user.type.${type}`)}
+                </Radio>
+              ))}
+            </Radio.Group>
+          </Form.Item>
+          <Form.Item label={t('user.openingQuota')} field="quota" rules={[required(t('user.quota.required'))]}>
+            <QuotaInput data-testid="user-quota" />
+          </Form.Item>
+          {kind === 'user' && role === 'admin' && (
+            <Form.Item label={t('user.resellerId')} field="rid">
+              <InputNumber min={0} precision={0} style={{ width: 220 }} data-testid="user-rid" />
+            </Form.Item>
+          )}
+        </>
+      )}
+      <Form.Item label={t('user.quotaExpiresAt')} field="quota_expires_at">
+        <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" style={{ width: 240 }} placeholder={t('user.never')} data-testid="user-expires-at" />
+      </Form.Item>
+      <Form.Item label={t('user.isLimitQuota')} field="is_limit_quota" triggerPropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item label={t('user.quotaWarning')} field="quota_warning" triggerPropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item label={t('user.warningThreshold')} field="warning_threshold">
+        <InputNumber min={0} precision={0} prefix="$" style={{ width: 220 }} />
+      </Form.Item>
+      <Form.Item label={t('user.expireWarningThreshold')} field="expire_warning_threshold">
+        <InputNumber min={0} max={3650} precision={0} style={{ width: 220 }} />
+      </Form.Item>
+      <Form.Item label={t('user.ipWhitelist')} field="ip_whitelist">
+        <IpListInput wildcard />
+      </Form.Item>
+      <Form.Item label={t('user.ipBlacklist')} field="ip_blacklist">
+        <IpListInput wildcard />
+      </Form.Item>
+      <Form.Item label={t('user.status')} field="status">
+        <Select style={{ width: 220 }}>
+          <Select.Option value={Status.Normal}>{g('resource.status.1')}</Select.Option>
+          <Select.Option value={Status.Disabled}>{g('resource.status.2')}</Select.Option>
+        </Select>
+      </Form.Item>
+      <Form.Item label={t('user.remark')} field="remark" rules={[{ maxLength: 500 }]}>
+        <Input.TextArea maxLength={500} showWordLimit autoSize={{ minRows: 2, maxRows: 6 }} />
+      </Form.Item>
+    </ResourceForm>
+  );
+}
+
+export const CreateUser = () => <AccountForm kind="user" mode="create" />;
+export const UpdateUser = () => <AccountForm kind="user" mode="update" />;

@@ -1,0 +1,50 @@
+// User list (admin, reseller: its own users) and, with kind="reseller", the reseller list (admin):
+// the resource table plus recharge, permissions and a delete that asks what else to purge.
+import { useMemo, useState } from 'react';
+import { RESELLER_PREFIX, USER_PREFIX, type ManagedUser } from '@fastgate/core/entities/user';
+import { ResourceTable } from '../../components/ResourceTable';
+import { useResourcePage } from '../../hooks/resource';
+import { useGlobalLocale, usePageLocale } from '../../locale';
+import { useUserStore } from '../../stores/user';
+import { accountColumns, accountFilters, type Kind } from './columns';
+import { DeleteDialog, PermissionsDialog, RechargeDialog } from './dialogs';
+import locale from './locale';
+
+export function AccountList({ kind }: { kind: Kind }) {
+  const t = usePageLocale(locale);
+  const { g } = useGlobalLocale();
+  const role = useUserStore((s) => s.role);
+  const showReseller = kind === 'user' && role === 'admin';
+  const prefix = kind === 'user' ? USER_PREFIX : RESELLER_PREFIX;
+  const filters = useMemo(() => accountFilters(t, showReseller), [t, showReseller]);
+  const columns = useMemo(() => accountColumns(t, kind, showReseller), [t, kind, showReseller]);
+  const page = useResourcePage<ManagedUser>(prefix, filters);
+  const [recharge, setRecharge] = useState<ManagedUser>();
+  const [permissions, setPermissions] = useState<ManagedUser>();
+  const [removing, setRemoving] = useState<ManagedUser>();
+  const routes = kind === 'user' ? { create: 'user.create', update: 'user.update', detail: 'user.detail' } : { create: 'sys.reseller.create', update: 'sys.reseller.update', detail: 'sys.reseller.detail' };
+  return (
+    <>
+      <ResourceTable
+        page={page}
+        columns={columns}
+        routes={routes}
+        deletable={false}
+        scroll={{ x: 1700 }}
+        alsoInvalidate={kind === 'user' ? [RESELLER_PREFIX] : [USER_PREFIX]}
+        rowActions={[
+          { key: 'recharge', label: t('user.recharge'), onClick: setRecharge },
+          { key: 'permissions', label: t('user.permissions'), onClick: setPermissions },
+          { key: 'delete', label: g('resource.delete'), onClick: setRemoving, status: 'danger' },
+        ]}
+      />
+      <RechargeDialog prefix={prefix} row={recharge} onClose={() => setRecharge(undefined)} t={t} />
+      <PermissionsDialog prefix={prefix} row={permissions} onClose={() => setPermissions(undefined)} t={t} />
+      <DeleteDialog prefix={prefix} row={removing} onClose={() => setRemoving(undefined)} t={t} kind={kind} />
+    </>
+  );
+}
+
+export default function UserList() {
+  return <AccountList kind="user" />;
+}

@@ -40,3 +40,29 @@ describe.each(dialects)('gateway VIP limits on %s', (dialect) => {
     expect((await call()).status).toBe(200);
   });
 });
+
+describe.each(dialects)('gateway VIP discount on %s', (dialect) => {
+  it('charges the VIP discount on top of the group discount', async () => {
+    const w = await world(dialect);
+    try {
+      const g = await w.admin.post('/api/v1/group/create', { name: 'half', discount: 50, models: [w.model], is_public: true, is_default: true, weight: 10 });
+      expect(g.body.code).toBe(0);
+      const v = await w.admin.post('/api/v1/sys/vip/create', { name: 'Gold', discount: 80 });
+      expect(v.body.code).toBe(0);
+      await w.server.app.ctx.db.updateTable('users').set({ vip_level: v.body.data.id, vip_level_start_time: Date.now() }).where('user_id', '=', w.user.userId).execute();
+      w.server.app.ctx.bus.publish({ entity: 'users', op: 'update', ids: [String(w.user.userId)] });
+      await settled(w);
+      await w.flush();
+      const before = await w.quotaOf(w.user.userId);
+      const r = await w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'ping' }] });
+      await w.flush();
+      const base = r.usage!.prompt_tokens * 1 + r.usage!.completion_tokens * 2;
+      // 50 % × 80 % = 40 %, rounded up once.
+      expect(before - (await w.quotaOf(w.user.userId))).toBe(Math.ceil((base * 4000) / 10_000));
+      const log = await w.server.app.ctx.db.selectFrom('call_logs').select('discount_bp').orderBy('created_at', 'desc').executeTakeFirstOrThrow();
+      expect(log.discount_bp).toBe(4000);
+    } finally {
+      await w.close();
+    }
+  });
+});

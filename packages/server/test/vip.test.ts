@@ -199,6 +199,16 @@ describe.each(dialects)('VIP levels on %s', (dialect) => {
     expect((await u.get('/api/v1/user/info')).body.data.vip_level_name).toBe('Bronze');
   });
 
+  it('a recharge through the console lifts the account to the next level', async () => {
+    const u = await signedIn(server, 'user', 'vrecharge');
+    const base = await create(a, { name: 'Base', is_default: true, is_public: true, color: '#999999', sort: 1 });
+    const plus = await create(a, { name: 'Plus', is_public: true, color: '#165dff', sort: 2 });
+    expect((await a.post(`${V}/update`, { id: base, name: 'Base', is_default: true, is_public: true, color: '#999999', sort: 1, rules: [{ type: 'upgrade', recharge_quota: 500_000, used_quota: 0, target_level: plus }] })).body.code).toBe(0);
+    expect((await a.post('/api/v1/admin/user/recharge', { user_id: u.userId, quota: 500_000, quota_type: 1 })).body.code).toBe(0);
+    expect((await userRow(u.userId)).vip_level).toBe(plus);
+    expect((await u.get('/api/v1/user/info')).body.data.vip_level_name).toBe('Plus');
+  });
+
   it('downgrades at the end of a period unless the thresholds were reached', async () => {
     const u = await signedIn(server, 'user', 'vdown', { rid: res1.userId });
     const low = await create(res1, { name: 'Low' });

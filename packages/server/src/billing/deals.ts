@@ -9,6 +9,7 @@ import { t, type MessageKey } from '@fastgate/core/messages';
 import type { Locale } from '@fastgate/core/constants';
 import { sql, type Transaction } from 'kysely';
 import type { Ctx } from '../context';
+import { applyVipRules } from '../vip/rules';
 import type { Database } from '../db/schema';
 import { businessError, invalidField } from '../http/errors';
 import { newId } from '../http/ids';
@@ -101,6 +102,8 @@ export async function moveQuota(ctx: Ctx, moves: Movement[], locale: Locale = 'z
     for (const m of moves) await applyMovement(ctx, trx, m, locale);
   });
   publishUsers(ctx, moves.flatMap((m) => (m.from !== undefined ? [m.userId, m.from] : [m.userId])));
+  // A recharge may lift the account to the next VIP level (its counter was raised in the transaction).
+  for (const id of new Set(moves.filter((m) => m.type === QuotaType.Recharge).map((m) => m.userId))) await applyVipRules(ctx, id);
 }
 
 /** The gateway snapshot reloads these accounts (numeric ids as strings). */

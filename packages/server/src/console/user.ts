@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { availableGroups, availableModelIds } from '../catalogue/access';
 import { idsOf, requireKnown, requireRows } from '../catalogue/links';
-import { applyMovement, publishUsers, requireFuture, sendRechargeNotice, type Movement } from '../billing/deals';
+import { applyMovement, moveQuota, publishUsers, requireFuture, sendRechargeNotice, type Movement } from '../billing/deals';
 import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
 import { callerOf, contains, resource, type Caller } from '../http/crud';
@@ -216,10 +216,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
   });
 
   const runMoves = async (c: Caller, moves: Movement[], notify: boolean) => {
-    await db.transaction().execute(async (trx) => {
-      for (const m of moves) await applyMovement(ctx, trx, m, c.locale);
-    });
-    publishUsers(ctx, moves.flatMap((m) => (m.from !== undefined ? [m.userId, m.from] : [m.userId])));
+    await moveQuota(ctx, moves, c.locale);
     if (notify) for (const m of moves) await sendRechargeNotice(ctx, m.userId, m.type === QuotaType.Deduct ? -m.quota : m.quota, c.locale);
   };
 

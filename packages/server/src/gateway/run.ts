@@ -111,7 +111,10 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
 
   const caller = admit(snapshot, request, reqTime);
   const resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
-  const scopes = limitScopes(caller, resolution, vipLevelOf(snapshot, caller.user, reqTime));
+  const vip = vipLevelOf(snapshot, caller.user, reqTime);
+  // A VIP level's discount stacks on the group's (both in basis points; 10000 = full price).
+  if (vip && vip.discount_bp > 0 && vip.discount_bp < 10_000) resolution.discountBp = Math.ceil((resolution.discountBp * vip.discount_bp) / 10_000);
+  const scopes = limitScopes(caller, resolution, vip);
   const admitted = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true as const };
   if (!admitted.ok) {
     throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));

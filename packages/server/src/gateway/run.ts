@@ -15,6 +15,7 @@ import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 import { pick, type Route, type Tried } from './pick';
 import { resolve, type Endpoint, type Resolution } from './resolve';
+import { shieldMessage } from './shield';
 import { smartTarget } from './smart-match';
 import type { SnapModel, SnapVip } from './snapshot';
 import { vipLevelOf } from './vip';
@@ -158,7 +159,7 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
     }
     ledger.refund(reservation, logs);
     const e = result.error;
-    throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', e.message, e.type);
+    throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(snapshot.sys, caller.user.role, e.message, traceId), e.type);
   } catch (err) {
     if (!(reservation as Reservation).settled) ledger.refund(reservation as Reservation, logs);
     throw err;

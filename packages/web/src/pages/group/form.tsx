@@ -1,11 +1,12 @@
 // Group create and update (reference §3.8) for admins and resellers. Discount is typed in percent;
 // limits and routing sit in their own sections (form-limits.tsx, form-routing.tsx). Model agents are
-// admin-only records, so a reseller's form has no agent section. VIP levels are shown disabled until the
-// VIP module exists.
+// admin-only records, so a reseller's form has no agent section.
 import { DatePicker, Divider, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
 import { Status } from '@fastgate/core/constants';
 import { GROUP_PREFIX, type Group } from '@fastgate/core/entities/group';
 import { MODEL_PREFIX } from '@fastgate/core/entities/model';
+import { VIP_PREFIX } from '@fastgate/core/entities/vip';
+import { ResourceSelect } from '../../components/ResourceSelect';
 import { ModelSelect } from '../../components/ModelSelect';
 import { usePermission } from '../../components/Permission';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
@@ -58,7 +59,7 @@ export function GroupForm({ mode }: { mode: FormMode }) {
         <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" placeholder={t('group.expiresAt.placeholder')} style={{ width: 260 }} data-testid="group-expires-at" />
       </Form.Item>
       <Form.Item label={t('group.vipLevels')} field="vip_levels" extra={t('group.vipLevels.extra')}>
-        <Select mode="multiple" disabled placeholder={t('group.vipLevels')} data-testid="group-vip-levels" />
+        <ResourceSelect<{ id: string; name: string }> prefix={VIP_PREFIX} labelOf={(l) => l.name} mode="multiple" placeholder={t('group.vipLevels')} data-testid="group-vip-levels" />
       </Form.Item>
       <Form.Item label={t('group.status')} field="status">
         <Select style={{ width: 220 }} data-testid="group-status">

@@ -150,13 +150,14 @@ test('a user creates an app with its first key, then creates, copies, exports an
   const disabledId = (await status.getAttribute('data-testid'))!.replace('status-switch-', '');
   expect((await apiGet<{ status: number }>(page, `/key/detail?id=${disabledId}&type=1`)).status).toBe(2);
 
-  // Another user sees no app, and the first user's app id shows an error instead of its data.
+  // Another user sees only its own default app, and the first user's app id shows an error instead of its data.
   const other = await browser.newContext();
   const page2 = await other.newPage();
   await codeLogin(page2, uniqueEmail('other'));
   await page2.goto('/app/list');
   await expect(page2.getByTestId('resource-table')).toBeVisible();
-  await expect(rows(page2)).toHaveCount(0);
+  await expect(rows(page2).filter({ hasText: '默认应用' })).toHaveCount(1);
+  await expect(rows(page2).filter({ hasText: name })).toHaveCount(0);
   await page2.goto(`/app/update?id=${app.id}`);
   await expect(page2.getByTestId('resource-form-update')).toContainText('记录加载失败');
   await expect(page2.getByTestId('app-name')).toHaveValue('');

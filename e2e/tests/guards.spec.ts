@@ -20,8 +20,9 @@ test('signed out, a console route goes to /login with the redirect query, honour
 test('signed out, / and area paths go to the login screen; the login screens stay open', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);
+  // /user redirects to its first screen, /user/list (SPEC §2), which needs a session.
   await page.goto('/user');
-  await expect(page).toHaveURL(/\/login\?redirect=user\.center$/);
+  await expect(page).toHaveURL(/\/login\?redirect=user\.list$/);
   await page.goto('/dashboard');
   await expect(page.getByTestId('login-page-user')).toBeVisible();
   for (const channel of ['admin', 'reseller'] as const) {
@@ -38,8 +39,10 @@ test('signed in, / and /dashboard land in the console and a login screen stays r
   await expect(page.getByTestId('user-center')).toBeVisible();
   await page.goto('/dashboard');
   await expect(page.getByTestId('user-center')).toBeVisible();
+  // /user leads to the user list, which a plain user may not open: the guard sends it to the first
+  // screen it may open (SPEC §2 rule 3), 我的模型.
   await page.goto('/user');
-  await expect(page).toHaveURL(/\/user\/center$/);
+  await expect(page).toHaveURL(/\/my\/model$/);
 });
 
 test('a stored token the server no longer knows ends the session and goes to login', async ({ page }) => {

@@ -66,3 +66,36 @@ describe.each(dialects)('gateway VIP discount on %s', (dialect) => {
     }
   });
 });
+
+describe.each(dialects)('groups granted by a VIP level on %s', (dialect) => {
+  it('opens a private group to members of the level, in the gateway and under "my group"', async () => {
+    const w = await world(dialect);
+    try {
+      // A private model in a private group: nobody may use it yet.
+      const model = (await w.admin.post('/api/v1/model/create', { corp: w.corp, name: 'vip-only', model: 'vip-only', type: 1, is_enable_model_agent: true, text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 1 } })).body.data.id;
+      await w.admin.post('/api/v1/model/agent/update', { id: w.agent, corp: w.corp, name: 'mock', base_url: w.mock.url, models: [w.model, model], key: 'sk-mock-upstream-key-1\nsk-mock-upstream-key-2' });
+      const group = (await w.admin.post('/api/v1/group/create', { name: 'members', discount: 100, models: [model], weight: 5 })).body.data.id;
+      await settled(w);
+      const ask = () => w.openai.chat.completions.create({ model: 'vip-only', messages: [{ role: 'user', content: 'hi' }] });
+      await expect(ask()).rejects.toMatchObject({ status: 404 });
+      const mine = async () => ((await w.user.get('/api/v1/group/list')).body.data.items as { id: string }[]).map((g) => g.id);
+      expect(await mine()).not.toContain(group);
+
+      // The level lists the group: its members get it.
+      const level = (await w.admin.post('/api/v1/sys/vip/create', { name: 'Member', groups: [group] })).body.data.id;
+      await w.server.app.ctx.db.updateTable('users').set({ vip_level: level, vip_level_start_time: Date.now() }).where('user_id', '=', w.user.userId).execute();
+      w.server.app.ctx.bus.publish({ entity: 'users', op: 'update', ids: [String(w.user.userId)] });
+      await settled(w);
+      expect((await ask()).choices[0]!.message.content).toContain('vip-only');
+      expect(await mine()).toContain(group);
+
+      // Or the group lists the level.
+      await w.admin.post('/api/v1/sys/vip/update', { id: level, name: 'Member', groups: [] });
+      await w.admin.post('/api/v1/group/update', { id: group, name: 'members', discount: 100, models: [model], weight: 5, vip_levels: [level] });
+      await settled(w);
+      expect((await ask()).choices).toHaveLength(1);
+    } finally {
+      await w.close();
+    }
+  });
+});

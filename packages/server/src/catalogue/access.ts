@@ -9,6 +9,8 @@
 //   - user:     it is an admin group that is public or granted (users.groups), or — for a reseller's
 //               user (rid > 0) — a group of that reseller that is public or granted. Groups of any
 //               other reseller never apply, even if listed in users.groups.
+// The account's VIP level (vip/rules.ts effectiveLevel) grants too: the groups the level lists, and the
+// groups that list the level (a group's vip_levels), within the same owners.
 // A model is usable when it is enabled and it is in a usable group, or granted directly (users.models,
 // the corp era's per-account permission), or public (is_public; the original copied public models into
 // each account at registration, a live flag keeps later changes effective). Admins may use every
@@ -20,14 +22,21 @@ import { Status } from '@fastgate/core/constants';
 import { bpToFraction } from '@fastgate/core/entities/group';
 import type { Ctx } from '../context';
 import type { GroupRow, ModelRow, UserRow } from '../db/schema';
+import { effectiveLevel, vipOwnerOf } from '../vip/rules';
 import { idsOf } from './links';
+import { ADMIN_OWNER } from './owners';
 
 export type AccessAccount = Pick<UserRow, 'role' | 'user_id' | 'rid' | 'groups' | 'models'>;
-type GroupLike = Pick<GroupRow, 'id' | 'user_id' | 'status' | 'expires_at' | 'is_public' | 'is_default' | 'weight' | 'updated_at' | 'models'>;
+type GroupLike = Pick<GroupRow, 'id' | 'user_id' | 'status' | 'expires_at' | 'is_public' | 'is_default' | 'weight' | 'updated_at' | 'models' | 'vip_levels'>;
+
+/** The account's current VIP level: its id and the groups it lists (JSON id array, as stored). */
+export interface VipGrant {
+  id: string;
+  groups: string;
+}
 type ModelLike = Pick<ModelRow, 'id' | 'status' | 'is_public'>;
 
-/** Owner ids of the admin's groups (reference §3.8: admin groups carry user_id 0). */
-export const ADMIN_OWNER = 0;
+export { ADMIN_OWNER };
 
 /** Gateway order: default first, then weight descending, then the most recently updated. */
 export function byPriority(a: GroupLike, b: GroupLike): number {
@@ -35,13 +44,14 @@ export function byPriority(a: GroupLike, b: GroupLike): number {
 }
 
 /** The groups `account` may use, in gateway order (pure: the gateway calls it on its snapshot). */
-export function usableGroups<G extends GroupLike>(account: AccessAccount, groups: readonly G[], now = Date.now()): G[] {
-  const granted = new Set(idsOf(account.groups));
+export function usableGroups<G extends GroupLike>(account: AccessAccount, groups: readonly G[], now = Date.now(), vip?: VipGrant): G[] {
+  const granted = new Set([...idsOf(account.groups), ...idsOf(vip?.groups)]);
+  const byLevel = (g: G) => !!vip && idsOf(g.vip_levels).includes(vip.id);
   const owners = account.role === 'user' && account.rid > 0 ? [ADMIN_OWNER, account.rid] : [ADMIN_OWNER];
   return groups
     .filter((g) => g.status === Status.Normal && (g.expires_at === null || g.expires_at <= 0 || g.expires_at > now))
     .filter((g) => owners.includes(g.user_id))
-    .filter((g) => account.role === 'admin' || g.is_public === 1 || granted.has(g.id))
+    .filter((g) => account.role === 'admin' || g.is_public === 1 || granted.has(g.id) || byLevel(g))
     .sort(byPriority);
 }
 
@@ -69,9 +79,18 @@ async function candidateGroups(ctx: Ctx, account: AccessAccount): Promise<GroupR
   return ctx.db.selectFrom('groups').selectAll().where('status', '=', Status.Normal).where('user_id', 'in', owners).execute();
 }
 
+/** The account's VIP grant, read from the database (the gateway takes it from its snapshot). */
+export async function vipGrantOf(ctx: Ctx, account: AccessAccount, now = Date.now()): Promise<VipGrant | undefined> {
+  if (account.role === 'admin') return undefined;
+  const user = await ctx.db.selectFrom('users').select(['role', 'rid', 'vip_level', 'vip_level_expires_at']).where('user_id', '=', account.user_id).executeTakeFirst();
+  if (!user) return undefined;
+  const levels = await ctx.db.selectFrom('vip_levels').select(['id', 'user_id', 'status', 'is_default', 'sort', 'duration', 'rules', 'groups']).where('user_id', '=', vipOwnerOf(user)).execute();
+  return effectiveLevel(user, levels, now)?.level;
+}
+
 /** Database form of `usableGroups`. */
 export async function availableGroups(ctx: Ctx, account: AccessAccount): Promise<GroupRow[]> {
-  return usableGroups(account, await candidateGroups(ctx, account));
+  return usableGroups(account, await candidateGroups(ctx, account), Date.now(), await vipGrantOf(ctx, account));
 }
 
 /** Database form of `usableModels`: full model rows with their billing group. */

@@ -7,13 +7,16 @@ import { QuotaExpiresRule } from '@fastgate/core/entities/app-key';
 import type { FastifyRequest } from 'fastify';
 import { hashKey } from '../security/api-keys';
 import { GatewayError } from './errors';
-import type { SnapApp, SnapAppKey, Snapshot, SnapUser } from './snapshot';
+import type { SnapApp, SnapAppKey, Snapshot, SnapUser, SnapVip } from './snapshot';
+import { vipLevelOf } from './vip';
 
 export interface Caller {
   appKey: SnapAppKey;
   app: SnapApp;
   user: SnapUser;
   reseller?: SnapUser;
+  /** The user's current VIP level: its limits, discount and the groups it grants. */
+  vip?: SnapVip;
   /** The client's address (proxy-aware) and the socket's. */
   ip: string;
   remoteIp: string;
@@ -77,5 +80,5 @@ export function admit(snapshot: Snapshot, request: FastifyRequest, now = Date.no
   if (app.status !== Status.Normal) throw new GatewayError(403, 'app_disabled', 'The app of this API key is disabled.');
   if (ipRefused(ips, app.ip_whitelist, app.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed to use this app.`);
   if (expired(app.quota_expires_at, now)) throw new GatewayError(403, 'app_expired', 'The app of this API key has expired.');
-  return { appKey, app, user, reseller, ip, remoteIp };
+  return { appKey, app, user, reseller, vip: vipLevelOf(snapshot, user, now), ip, remoteIp };
 }

@@ -7,7 +7,7 @@ import type { Gateway } from './gateway';
 export function listModels(gw: Gateway, request: FastifyRequest) {
   const { snapshot } = gw;
   const caller = admit(snapshot, request);
-  const groups = usableGroups(caller.user, [...snapshot.groups.values()]);
+  const groups = usableGroups(caller.user, [...snapshot.groups.values()], Date.now(), caller.vip);
   const bound = caller.appKey.is_bind_group ? caller.appKey.group_id : caller.app.is_bind_group ? caller.app.group_id : '';
   const allow = caller.app.models.length ? caller.app.models : caller.appKey.models;
   const usable = usableModels(caller.user, bound ? groups.filter((g) => g.id === bound) : groups, [...snapshot.models.values()]).filter(

@@ -38,7 +38,7 @@ const FULL_PRICE_BP = 10_000;
 const notFound = (name: string) => new GatewayError(404, 'model_not_found', `The model \`${name}\` does not exist or you do not have access to it.`);
 
 function groupAllowed(caller: Caller, group: SnapGroup, snapshot: Snapshot, now: number): boolean {
-  return usableGroups(caller.user, [group], now).length === 1 && snapshot.groups.has(group.id);
+  return usableGroups(caller.user, [group], now, caller.vip).length === 1 && snapshot.groups.has(group.id);
 }
 
 /** Model records the string may mean, most exact first: display name, model id, then `*` patterns. */
@@ -61,7 +61,7 @@ export function resolve(snapshot: Snapshot, caller: Caller, requested: string, e
     if (!bound || !groupAllowed(caller, bound, snapshot, now)) throw new GatewayError(403, 'group_unavailable', 'The group bound to this key is disabled, expired or not yours.');
     groups = [bound];
   } else {
-    groups = usableGroups(user, [...snapshot.groups.values()], now);
+    groups = usableGroups(user, [...snapshot.groups.values()], now, caller.vip);
   }
   const direct = new Set<string>(JSON.parse(user.models || '[]') as string[]);
 

@@ -18,7 +18,6 @@ import { resolve, type Endpoint, type Resolution } from './resolve';
 import { shieldMessage } from './shield';
 import { smartTarget } from './smart-match';
 import type { SnapModel, SnapVip } from './snapshot';
-import { vipLevelOf } from './vip';
 import type { ChatRequest } from '../providers/types';
 
 /** An attempt that reached a conclusion the client has seen (or will see) — no more retries. */
@@ -112,7 +111,7 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
 
   const caller = admit(snapshot, request, reqTime);
   const resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
-  const vip = vipLevelOf(snapshot, caller.user, reqTime);
+  const { vip } = caller;
   // A VIP level's discount stacks on the group's (both in basis points; 10000 = full price).
   if (vip && vip.discount_bp > 0 && vip.discount_bp < 10_000) resolution.discountBp = Math.ceil((resolution.discountBp * vip.discount_bp) / 10_000);
   const scopes = limitScopes(caller, resolution, vip);

@@ -14,7 +14,7 @@ import { Status } from '@fastgate/core/constants';
 import type { VipRule } from '@fastgate/core/entities/vip';
 import { Cron } from 'croner';
 import { sql } from 'kysely';
-import { ADMIN_OWNER } from '../catalogue/access';
+import { ADMIN_OWNER } from '../catalogue/owners';
 import { jsonOf } from '../catalogue/links';
 import type { Ctx } from '../context';
 import type { UserRow, VipLevelRow } from '../db/schema';

@@ -1,5 +1,16 @@
 // Public site identity (SPEC §3 site config, §9 defaults) as `POST /open/site/config` returns it.
-export interface LinkItem { image_url?: string; jump_url: string; title?: string; content?: string }
+export interface CarouselItem {
+  image_url: string;
+  jump_url: string;
+}
+export interface AnnouncementItem {
+  content: string;
+  jump_url: string;
+}
+export interface DocumentItem {
+  title: string;
+  jump_url: string;
+}
 
 export interface PublicSiteConfig {
   domain: string;
@@ -17,15 +28,15 @@ export interface PublicSiteConfig {
   register_tips: string;
   support_email_suffix: string[];
   carousel1_title: string;
-  carousels1: LinkItem[];
+  carousels1: CarouselItem[];
   carousel2_title: string;
-  carousels2: LinkItem[];
+  carousels2: CarouselItem[];
   announcement_title: string;
   announcement_more_url: string;
-  announcements: LinkItem[];
+  announcements: AnnouncementItem[];
   document_title: string;
   document_more_url: string;
-  documents: LinkItem[];
+  documents: DocumentItem[];
 }
 
 /** SPEC §9: what the console shows when no site config matches the domain. */

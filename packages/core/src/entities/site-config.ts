@@ -1,6 +1,7 @@
 // Site config per domain (reference §3.9, SPEC §3): branding, registration rules and the mail server
 // of one domain. Admins manage all; a reseller only the configs it owns (user_id = its user_id).
 import { z } from 'zod';
+import type { PublicSiteConfig } from '../site';
 import { idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 
 export const SITE_CONFIG_PREFIX = '/sys/site';
@@ -84,38 +85,14 @@ export const siteConfigPageSchema = pageSchema.extend({
 
 export const siteTestMailSchema = z.object({ id: idField, to: z.string().trim().toLowerCase().max(200).email('field.email') });
 
-export interface CarouselItem {
-  image_url: string;
-  jump_url: string;
-}
-export interface AnnouncementItem {
-  content: string;
-  jump_url: string;
-}
-export interface DocumentItem {
-  title: string;
-  jump_url: string;
-}
+export type { AnnouncementItem, CarouselItem, DocumentItem } from '../site';
 
-export interface SiteConfig {
+/** A stored site config on the wire: the public identity plus what only its owner sees. */
+export interface SiteConfig extends PublicSiteConfig {
   id: string;
   user_id: number;
-  domain: string;
-  title: string;
-  logo: string;
-  favicon: string;
-  avatar: string;
-  bg_img: string;
-  copyright: string;
-  jump_url: string;
-  keywords: string;
-  description: string;
-  icp_beian: string;
-  ga_beian: string;
-  register_tips: string;
   grant_quota: number;
   quota_expires_at: number;
-  support_email_suffix: string[];
   register_welcome: string;
   host: string;
   port: number;
@@ -124,16 +101,6 @@ export interface SiteConfig {
   password: string;
   password_set: boolean;
   from_name: string;
-  carousel1_title: string;
-  carousels1: CarouselItem[];
-  carousel2_title: string;
-  carousels2: CarouselItem[];
-  announcement_title: string;
-  announcement_more_url: string;
-  announcements: AnnouncementItem[];
-  document_title: string;
-  document_more_url: string;
-  documents: DocumentItem[];
   recharge_tips: string;
   remark: string;
   status: number;

@@ -21,18 +21,11 @@ import { callerOf, contains, registerCrud, type Caller } from '../http/crud';
 import { AppError, businessError, notFound } from '../http/errors';
 import { post } from '../http/route';
 import { formatTime } from '../http/time';
+import { siteDisplay } from '../settings/site-config';
 import { multipartFile, sniffImage, storeUpload } from '../settings/uploads';
 
 const ROLES = ['admin', 'reseller'] as const;
 
-function jsonList<T>(text: string): T[] {
-  try {
-    const v = JSON.parse(text || '[]') as unknown;
-    return Array.isArray(v) ? (v as T[]) : [];
-  } catch {
-    return [];
-  }
-}
 
 export async function siteConfigRoutes(app: FastifyInstance) {
   const { db, config, secrets } = app.ctx;
@@ -62,41 +55,19 @@ export async function siteConfigRoutes(app: FastifyInstance) {
   };
 
   const toWire = (row: SiteConfigRow): SiteConfig => ({
+    ...siteDisplay(row),
     id: row.id,
     user_id: row.user_id,
-    domain: row.domain,
-    title: row.title,
-    logo: row.logo,
-    favicon: row.favicon,
-    avatar: row.avatar,
-    bg_img: row.bg_img,
-    copyright: row.copyright,
-    jump_url: row.jump_url,
-    keywords: row.keywords,
-    description: row.description,
-    icp_beian: row.icp_beian,
-    ga_beian: row.ga_beian,
-    register_tips: row.register_tips,
     grant_quota: Number(row.grant_quota),
     quota_expires_at: row.quota_expires_at,
-    support_email_suffix: jsonList<string>(row.support_email_suffix),
     register_welcome: row.register_welcome,
     host: row.mail_host,
     port: row.mail_port,
     user_name: row.mail_user_name,
+    // The mail password never leaves the server; the form learns only whether one is set.
     password: '',
     password_set: !!row.mail_password,
     from_name: row.mail_from_name,
-    carousel1_title: row.carousel1_title,
-    carousels1: jsonList(row.carousels1),
-    carousel2_title: row.carousel2_title,
-    carousels2: jsonList(row.carousels2),
-    announcement_title: row.announcement_title,
-    announcement_more_url: row.announcement_more_url,
-    announcements: jsonList(row.announcements),
-    document_title: row.document_title,
-    document_more_url: row.document_more_url,
-    documents: jsonList(row.documents),
     recharge_tips: row.recharge_tips,
     remark: row.remark,
     status: row.status,

@@ -1,7 +1,7 @@
 // Which site config serves a domain (reference §1.9): the enabled config of that domain, else the
 // newest enabled one owned by the first admin (user_id 1), else none (the built-in defaults apply).
 import { Status } from '@fastgate/core/constants';
-import { withSiteDefaults, type LinkItem, type PublicSiteConfig } from '@fastgate/core/site';
+import { withSiteDefaults, type PublicSiteConfig } from '@fastgate/core/site';
 import type { DB, SiteConfigRow } from '../db/schema';
 
 export async function findSiteConfig(db: DB, domain: string | undefined): Promise<SiteConfigRow | undefined> {
@@ -13,19 +13,19 @@ export async function findSiteConfig(db: DB, domain: string | undefined): Promis
   return enabled.where('user_id', '=', 1).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
 }
 
-function list(json: string): LinkItem[] {
+/** A stored JSON list (validated when written); anything unreadable is empty. */
+function list<T>(json: string): T[] {
   try {
     const v = JSON.parse(json || '[]') as unknown;
-    return Array.isArray(v) ? (v as LinkItem[]) : [];
+    return Array.isArray(v) ? (v as T[]) : [];
   } catch {
     return [];
   }
 }
 
-/** Only the public display fields: never mail credentials or grant quota. */
-export function publicSite(row: SiteConfigRow | undefined, domain: string): PublicSiteConfig {
-  if (!row) return { ...withSiteDefaults({}), domain };
-  return withSiteDefaults({
+/** The display fields of a stored config, lists parsed: what the public may see (no mail server, no grant). */
+export function siteDisplay(row: SiteConfigRow): PublicSiteConfig {
+  return {
     domain: row.domain,
     title: row.title,
     logo: row.logo,
@@ -39,7 +39,7 @@ export function publicSite(row: SiteConfigRow | undefined, domain: string): Publ
     icp_beian: row.icp_beian,
     ga_beian: row.ga_beian,
     register_tips: row.register_tips,
-    support_email_suffix: list(row.support_email_suffix) as unknown as string[],
+    support_email_suffix: list(row.support_email_suffix),
     carousel1_title: row.carousel1_title,
     carousels1: list(row.carousels1),
     carousel2_title: row.carousel2_title,
@@ -50,5 +50,10 @@ export function publicSite(row: SiteConfigRow | undefined, domain: string): Publ
     document_title: row.document_title,
     document_more_url: row.document_more_url,
     documents: list(row.documents),
-  });
+  };
+}
+
+/** The public site identity of a domain, empty fields filled with the defaults. */
+export function publicSite(row: SiteConfigRow | undefined, domain: string): PublicSiteConfig {
+  return row ? withSiteDefaults(siteDisplay(row)) : { ...withSiteDefaults({}), domain };
 }

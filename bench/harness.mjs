@@ -2,52 +2,20 @@
 // Shared by `npm run bench` and `npm run demo`: starts the mock provider and the product in their own
 // processes (so neither shares an event loop with the load generator or with each other) and
 // configures the product through the console API, the way an admin and a user would in the console.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUNDLE } from '../scripts/fresh-builds.mjs';
+
+export { BUNDLE };
+export { ensureBundle, ensureConsole } from '../scripts/fresh-builds.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const at = (/** @type {string[]} */ ...p) => path.join(root, ...p);
-export const BUNDLE = at('packages/server/dist/main.mjs');
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Newest modification time under the given files and folders (same rule as scripts/start.mjs). */
-function newest(/** @type {string[]} */ ...entries) {
-  let max = 0;
-  /** @param {string} p */
-  const walk = (p) => {
-    const st = fs.statSync(p, { throwIfNoEntry: false });
-    if (!st) return;
-    if (st.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
-    else max = Math.max(max, st.mtimeMs);
-  };
-  entries.forEach(walk);
-  return max;
-}
-
-const stale = (/** @type {string} */ output, /** @type {string[]} */ ...sources) => {
-  const st = fs.statSync(output, { throwIfNoEntry: false });
-  return !st || st.mtimeMs < newest(...sources);
-};
-
-/** Rebuilds the server bundle when it is missing or older than its sources, as `npm start` does. */
-export async function ensureBundle() {
-  if (!stale(BUNDLE, at('packages/server/src'), at('packages/core/src'))) return;
-  console.log('Building the server bundle…');
-  const { buildServer } = await import('../scripts/build-server.mjs');
-  await buildServer(BUNDLE);
-}
-
-/** Rebuilds the console when stale (the demo serves it; the benchmark does not need it). */
-export function ensureConsole() {
-  if (!stale(at('packages/web/dist/index.html'), at('packages/web/src'), at('packages/web/public'), at('packages/web/index.html'), at('packages/core/src'))) return;
-  console.log('Building the console…');
-  const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '-w', '@fastgate/web'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error(`building the console failed (exit ${build.status})`);
-}
 
 /** A port nobody listens on right now (the OS picks it). */
 export function freePort() {

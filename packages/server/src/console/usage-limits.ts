@@ -3,6 +3,7 @@
 // parsing: JSON id arrays, normalized IP arrays, epoch-ms expiry (gateway-semantics §1.2).
 import type { Kysely } from 'kysely';
 import type { Ctx } from '../context';
+import type { AppRow } from '../db/schema';
 import { availableGroups, availableModelIds } from '../catalogue/access';
 import type { RateLimits } from '@fastgate/core/entities/catalogue';
 import { idsOf, jsonOf, requireKnown } from '../catalogue/links';
@@ -21,18 +22,8 @@ export interface LimitInput {
   rate_limits?: Partial<RateLimits>;
 }
 
-export interface LimitRow {
-  models: string;
-  is_bind_group: number;
-  group_id: string;
-  is_limit_quota: number;
-  quota: number;
-  used_quota: number;
-  quota_expires_at: number | null;
-  ip_whitelist: string;
-  ip_blacklist: string;
-  rate_limits: string;
-}
+/** The limit columns apps and app keys share (db/schema.ts), as stored. */
+export type LimitRow = Pick<AppRow, 'models' | 'is_bind_group' | 'group_id' | 'is_limit_quota' | 'quota' | 'used_quota' | 'quota_expires_at' | 'ip_whitelist' | 'ip_blacklist' | 'rate_limits'>;
 
 /** "YYYY-MM-DD HH:mm:ss" → epoch ms; "" → null (never). */
 export function expiryOf(ctx: Ctx, text: string, field = 'quota_expires_at'): number | null {

@@ -1,0 +1,46 @@
+// @ts-check
+// Rebuilds what is missing or older than its sources — the console (Vite) and the server bundle
+// (esbuild) — for `npm start`, `npm run bench` and `npm run demo` alike.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildServer } from './build-server.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const at = (/** @type {string[]} */ ...p) => path.join(root, ...p);
+export const BUNDLE = at('packages/server/dist/main.mjs');
+
+/** Newest modification time under the given files and folders. */
+function newest(/** @type {string[]} */ ...entries) {
+  let max = 0;
+  /** @param {string} p */
+  const walk = (p) => {
+    const st = fs.statSync(p, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isDirectory()) for (const name of fs.readdirSync(p)) walk(path.join(p, name));
+    else max = Math.max(max, st.mtimeMs);
+  };
+  entries.forEach(walk);
+  return max;
+}
+
+const stale = (/** @type {string} */ output, /** @type {string[]} */ ...sources) => {
+  const st = fs.statSync(output, { throwIfNoEntry: false });
+  return !st || st.mtimeMs < newest(...sources);
+};
+
+/** Builds the console when stale; throws when the build fails. */
+export function ensureConsole() {
+  if (!stale(at('packages/web/dist/index.html'), at('packages/web/src'), at('packages/web/public'), at('packages/web/index.html'), at('packages/core/src'))) return;
+  console.log('Building the console…');
+  const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '-w', '@fastgate/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error(`building the console failed (exit ${build.status})`);
+}
+
+/** Bundles the server when stale. */
+export async function ensureBundle() {
+  if (!stale(BUNDLE, at('packages/server/src'), at('packages/core/src'))) return;
+  console.log('Building the server bundle…');
+  await buildServer(BUNDLE);
+}

@@ -10,10 +10,13 @@ import { readConfig } from '../packages/server/src/config';
 import type {} from '../packages/server/src/context';
 import { setSysSection } from '../packages/server/src/settings/sys-config';
 import { startSmtp } from '../packages/server/test/helpers';
-import { E2E_ADMIN_PASSWORD, E2E_MAIL_PORT, E2E_PORT } from './env';
+import { startMockProvider } from '../packages/mock-provider/src/server';
+import { E2E_ADMIN_PASSWORD, E2E_MAIL_PORT, E2E_MOCK_PORT, E2E_PORT } from './env';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-e2e-'));
 const smtp = await startSmtp();
+// The fake upstream the gateway specs point their agents at (E2E_MOCK_URL).
+const mock = await startMockProvider({ port: E2E_MOCK_PORT, host: '127.0.0.1', record: 0 });
 const app = await buildApp(readConfig({ ...process.env, DATA_DIR: dataDir, PORT: String(E2E_PORT), ADMIN_ACCOUNT: 'admin', ADMIN_PASSWORD: E2E_ADMIN_PASSWORD, LOG_LEVEL: 'warn' }));
 await setSysSection(app.ctx.db, 'email', { open: true, host: '127.0.0.1', port: smtp.port, from_name: 'FastGate e2e' });
 await app.listen({ port: E2E_PORT, host: '127.0.0.1' });
@@ -29,6 +32,7 @@ http
 const stop = async () => {
   await app.close();
   await smtp.close();
+  await mock.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 };

@@ -151,6 +151,10 @@ export class Ledger {
       if (t) t.amount += d.amount;
       else totals.set(k, { ...d });
     }
+    // created_at is the write stamp: the statistics job reads call logs in (created_at, id) order, and
+    // this process writes its batches one after another, so stamps commit in order.
+    const stamp = Date.now();
+    for (const log of logs) log.created_at = stamp;
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
         for (const { account: a, amount } of totals.values()) {

@@ -66,6 +66,99 @@ export interface DealRecordsTable {
   updated_at: number;
 }
 
+/** Measures of every statistics row (quota units for spend). */
+interface StatMeasures {
+  id: string;
+  /** "YYYY-MM-DD" in the configured time zone. */
+  stat_date: string;
+  user_id: number;
+  rid: number;
+  /** Calls (retry attempts and smart-match decisions are not calls). */
+  total: number;
+  /** prompt + completion tokens. */
+  tokens: number;
+  /** Charged quota units. */
+  spend: number;
+  /** Calls that ended failed (-1) or aborted (2). */
+  abnormal: number;
+  abnormal_spend: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The bill: one row per user and day. */
+export interface StatUserDayTable extends StatMeasures {
+  /** Distinct models that day. */
+  models: number;
+}
+export interface StatUserModelDayTable extends StatMeasures {
+  model: string;
+}
+export interface StatAppDayTable extends StatMeasures {
+  app_id: number;
+}
+export interface StatAppKeyDayTable extends StatMeasures {
+  app_id: number;
+  app_key_id: string;
+  /** Masked app key. */
+  creator: string;
+}
+
+/** Where the statistics job stands in call_logs (keyset on created_at, id), and its lock. */
+export interface StatCursorsTable {
+  name: string;
+  created_at: number;
+  last_id: string;
+  lock_until: number;
+  updated_at: number;
+}
+
+/** Async task (SPEC §3 Task). status: 1 queued, 2 synthesizing, 3 completed, -1 failed, -2 timed out. */
+export interface TasksTable {
+  id: string;
+  /** The id callers poll with. */
+  task_id: string;
+  /** 'audio' | 'video' | 'videosecondcreation'. */
+  kind: string;
+  trace_id: string;
+  user_id: number;
+  rid: number;
+  app_id: number;
+  app_key_id: string;
+  creator: string;
+  model_id: string;
+  model: string;
+  type: number;
+  corp: string;
+  model_agent_id: string;
+  key_id: string;
+  /** The provider's own task id. */
+  upstream_id: string;
+  people_id: string;
+  /** The submitted request body (JSON). */
+  input: string;
+  line_type: number;
+  audio_url: string;
+  video_url: string;
+  video_pic: string;
+  /** Seconds of generated media. */
+  video_time: number;
+  status: number;
+  polls: number;
+  /** Quota units taken at submission, and the final charge. */
+  reserved: number;
+  total_price: number;
+  err_msg: string;
+  client_ip: string;
+  /** A poller holds the task until then (task lock minutes). */
+  lock_until: number;
+  /** Times out at this moment (digital-human task timeout; 0 = never). */
+  deadline: number;
+  completed_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface SessionsTable {
   token_hash: string;
   user_id: number;
@@ -419,6 +512,12 @@ export interface Database {
   vip_levels: VipLevelsTable;
   licenses: LicensesTable;
   license_install: LicenseInstallTable;
+  stat_cursors: StatCursorsTable;
+  stat_user_day: StatUserDayTable;
+  stat_user_model_day: StatUserModelDayTable;
+  stat_app_day: StatAppDayTable;
+  stat_app_key_day: StatAppKeyDayTable;
+  tasks: TasksTable;
 }
 
 export type DB = Kysely<Database>;
@@ -438,3 +537,6 @@ export type NewCallLog = Insertable<CallLogsTable>;
 export type DealRecordRow = Selectable<DealRecordsTable>;
 export type VipLevelRow = Selectable<VipLevelsTable>;
 export type LicenseRow = Selectable<LicensesTable>;
+export type StatUserDayRow = Selectable<StatUserDayTable>;
+export type TaskRow = Selectable<TasksTable>;
+export type NewTask = Insertable<TasksTable>;

@@ -7,6 +7,7 @@ import * as callLogs from './2026-11-22-04-call-logs';
 import * as rateLimits from './2026-11-22-05-rate-limits';
 import * as usersDeals from './2026-11-22-06-users-deals';
 import * as vipLicense from './2026-11-22-08-vip-license';
+import * as statsTasks from './2026-11-22-09-stats-tasks';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-05-rate-limits': rateLimits,
   '2026-11-22-06-users-deals': usersDeals,
   '2026-11-22-08-vip-license': vipLicense,
+  '2026-11-22-09-stats-tasks': statsTasks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,168 @@
+// Call logs (SPEC §2 log screens, §3 call-log fields; reference §1.6, §3.14): one row per upstream
+// attempt; a request's attempts share a trace id. Money is always quota units on our wire.
+import { z } from 'zod';
+import { dateRangeFilter, idField, pageSchema } from '../schemas/common';
+import { idListField, ownerIdFilter } from '../schemas/usage-limits';
+import { ModelType } from './model';
+
+/** The six log screens and the model types each one shows. */
+export const LOG_KINDS = ['chat', 'image', 'audio', 'virtualman', 'audioclone', 'videosecondcreation'] as const;
+export type LogKind = (typeof LOG_KINDS)[number];
+export const LOG_KIND_TYPES: Record<LogKind, readonly number[]> = {
+  chat: [ModelType.Text, ModelType.ImageToText, ModelType.Embedding, ModelType.Multimodal, ModelType.MultimodalRealtime, ModelType.MultimodalSpeech, ModelType.MultimodalEmbedding],
+  image: [ModelType.TextToImage, ModelType.ImageToImage],
+  audio: [ModelType.TextToSpeech, ModelType.SpeechToText],
+  virtualman: [ModelType.DigitalHuman],
+  audioclone: [ModelType.AudioClone],
+  videosecondcreation: [ModelType.VideoSecondCreation],
+};
+
+/** `/log/<kind>/page|detail|copy/field|export|batch/operate` (export and batch for every kind; batch admin only). */
+export const logPath = (kind: LogKind, verb: 'page' | 'detail' | 'copy/field' | 'export' | 'batch/operate') => `/log/${kind}/${verb}`;
+
+/** SPEC §4 call status; -100 as a filter = anything but success. */
+export const LogStatus = { Success: 1, Aborted: 2, Retry: 3, Failed: -1, Abnormal: -100 } as const;
+export const LOG_STATUSES = [1, 2, 3, -1] as const;
+const logStatusFilter = z
+  .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(-1), z.literal(-100)])
+  .optional()
+  .transform((v) => (v === 0 ? undefined : v));
+
+/** "YYYY-MM-DD HH:mm:ss" pair (a bare date is accepted: whole days). */
+const reqTimeRange = dateRangeFilter;
+
+export const logFilterSchema = z.object({
+  trace_id: z.string().trim().max(64).optional(),
+  user_id: ownerIdFilter,
+  app_id: ownerIdFilter,
+  /** An app key: the full key matches exactly; a fragment matches the masked form. */
+  key: z.string().trim().max(200).optional(),
+  /** Model names (exact). */
+  models: z.array(z.string().trim().min(1).max(100)).max(100).optional(),
+  /** Model agent ids (admin only; ignored for others). */
+  model_agents: idListField.optional(),
+  /** Total time at least this many ms. */
+  total_time: z.coerce.number().int().min(0).max(86_400_000).optional(),
+  status: logStatusFilter,
+  req_time: reqTimeRange,
+});
+export type LogFilter = z.infer<typeof logFilterSchema>;
+
+export const logPageSchema = pageSchema.extend(logFilterSchema.shape);
+export type LogPageInput = z.infer<typeof logPageSchema>;
+
+/**
+ * Export: `ids` win; otherwise the filter applies and, for the chat log (SPEC §2), both ends of
+ * `req_time` and a result (`status`) are required. Ranges longer than the statistics query limit's
+ * days (see LOG_EXPORT_MAX_DAYS) are refused.
+ */
+export const logExportSchema = logFilterSchema.extend({ ids: idListField.optional() });
+export const LOG_EXPORT_MAX_DAYS = 93;
+
+/** Admin batch: `delete` + ids, or `time` + value [from, to] (+ user_id, status list). */
+export const logBatchSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('delete'), ids: idListField.min(1) }),
+  z.object({
+    action: z.literal('time'),
+    value: z.array(z.string().max(19)).length(2),
+    user_id: ownerIdFilter,
+    status: z.array(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(-1)])).max(4).optional(),
+  }),
+]);
+export type LogBatchInput = z.infer<typeof logBatchSchema>;
+
+/** `copy/field`: `creator` is the app key (owner, its reseller, admins); `key` the provider key (admin). */
+export const logCopyFieldSchema = z.object({ id: idField, field: z.enum(['key', 'creator']) });
+
+/** A list row (reference §3.14 trimmed row; our names per SPEC §3). */
+export interface CallLogRow {
+  id: string;
+  trace_id: string;
+  user_id: number;
+  app_id: number;
+  corp: string;
+  corp_name: string;
+  model: string;
+  type: number;
+  stream: boolean;
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** Charge in quota units. */
+  total_price: number;
+  conn_time: number;
+  duration: number;
+  total_time: number;
+  /** "YYYY-MM-DD HH:mm:ss". */
+  req_time: string;
+  status: number;
+  /** Masked app key. */
+  creator: string;
+  /** Admin only. */
+  internal_time?: number;
+  is_smart_match?: boolean;
+  model_agent_name?: string;
+  real_model?: string;
+}
+
+/** How the charge came about: (prompt × prompt_ratio + completion × completion_ratio) × discount. */
+export interface SpendBreakdown {
+  prompt_tokens: number;
+  completion_tokens: number;
+  cached_tokens: number;
+  prompt_ratio: number;
+  completion_ratio: number;
+  /** Fraction, e.g. 0.8. */
+  discount: number;
+  total_price: number;
+}
+
+export interface CallLogAttempt {
+  id: string;
+  attempt: number;
+  status: number;
+  model: string;
+  real_model: string;
+  conn_time: number;
+  duration: number;
+  total_time: number;
+  total_price: number;
+  err_msg: string;
+  /** Admin only. */
+  model_agent_name?: string;
+  key?: string;
+}
+
+export interface CallLogDetail extends CallLogRow {
+  app_key_id: string;
+  group_id: string;
+  group_name: string;
+  discount: number;
+  endpoint: string;
+  /** The request messages (JSON-decoded when kept), the prompt and completion texts. */
+  messages: unknown;
+  prompt: string;
+  completion: string;
+  cached_tokens: number;
+  prompt_ratio: number;
+  completion_ratio: number;
+  spend: SpendBreakdown;
+  retry: { is_retry: boolean; retry_count: number; err_msg: string };
+  client_ip: string;
+  err_msg: string;
+  created_at: string;
+  /** Every attempt of the same trace, in order (this one included). */
+  attempts: CallLogAttempt[];
+  /** Admin only. */
+  model_id?: string;
+  name?: string;
+  key?: string;
+  is_enable_model_agent?: boolean;
+  model_agent_id?: string;
+  real_model_id?: string;
+  remote_ip?: string;
+}
+
+/** `POST /dashboard/per/second` and `/per/minute` take the log filter. */
+export interface PerSecond { rps: number; tps: number }
+export interface PerMinute { rpm: number; tpm: number }

@@ -1,0 +1,50 @@
+// Bills (reference §1.5, §3.12; SPEC §3 Bill): daily per-user statistics built from the call logs.
+import { z } from 'zod';
+import { idField, pageSchema } from '../schemas/common';
+import { idListField, ownerIdFilter } from '../schemas/usage-limits';
+
+export const BILL_PAGE = '/finance/bill/page';
+export const BILL_DETAIL = '/finance/bill/detail';
+export const BILL_EXPORT = '/finance/bill/export';
+/** Longest bill range a query or export may span. */
+export const BILL_MAX_DAYS = 366;
+
+const statDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const billPageSchema = pageSchema.extend({
+  user_id: ownerIdFilter,
+  stat_date: z.array(statDate).length(2).optional(),
+});
+export type BillPageInput = z.infer<typeof billPageSchema>;
+export const billDetailSchema = z.object({ id: idField });
+/** `ids` win over the range; without ids the bill date range is required (SPEC §2). */
+export const billExportSchema = z.object({ ids: idListField.optional(), stat_date: z.array(statDate).length(2).optional(), user_id: ownerIdFilter });
+
+interface Measures {
+  /** Calls. */
+  total: number;
+  /** prompt + completion tokens. */
+  tokens: number;
+  /** Quota units. */
+  spend: number;
+  abnormal: number;
+  abnormal_spend: number;
+}
+
+export interface Bill extends Measures {
+  id: string;
+  user_id: number;
+  rid: number;
+  stat_date: string;
+  /** Distinct models used that day. */
+  models: number;
+  updated_at: string;
+}
+
+export interface ModelStat extends Measures {
+  model: string;
+}
+
+export interface BillDetail extends Bill {
+  model_stats: ModelStat[];
+}

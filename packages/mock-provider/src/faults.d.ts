@@ -20,6 +20,12 @@ export interface Fault {
     no_usage?: boolean;
     /** Answer with exactly this text instead of the echo. */
     reply?: string;
+    /** Async tasks (tasks.ts), fixed at submission: the outcome, the poll that finishes it, the polls
+     *  that still say `queued`, and the seconds of media reported. */
+    task?: 'succeed' | 'fail' | 'stall';
+    polls?: number;
+    queued?: number;
+    duration?: number;
 }
 export interface KeyFault extends Fault {
     key: string;

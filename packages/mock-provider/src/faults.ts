@@ -23,6 +23,12 @@ export interface Fault {
   no_usage?: boolean;
   /** Answer with exactly this text instead of the echo. */
   reply?: string;
+  /** Async tasks (tasks.ts), fixed at submission: the outcome, the poll that finishes it, the polls
+   *  that still say `queued`, and the seconds of media reported. */
+  task?: 'succeed' | 'fail' | 'stall';
+  polls?: number;
+  queued?: number;
+  duration?: number;
 }
 
 export interface KeyFault extends Fault {
@@ -32,7 +38,7 @@ export interface KeyFault extends Fault {
   times?: number;
 }
 
-const NUMERIC = new Set(['status', 'delay', 'fail_after', 'chunks', 'chunk_delay']);
+const NUMERIC = new Set(['status', 'delay', 'fail_after', 'chunks', 'chunk_delay', 'polls', 'queued', 'duration']);
 
 /** Directives written into the prompt: `[[mock:status=500]] [[mock:error=boom]] [[mock:reset]]`. */
 export function parseDirectives(text: string): Fault {

@@ -6,6 +6,7 @@ import { FaultBook, parseDirectives, type Fault, type KeyFault } from './faults'
 import { geminiError, generateContent } from './gemini';
 import { apiKey, readBody, sendJson, sleep } from './http';
 import * as openai from './openai';
+import { pollTask, submitTask, TaskBook } from './tasks';
 
 export interface RecordedRequest {
   method: string;
@@ -62,6 +63,7 @@ async function applyFault(family: Family, req: IncomingMessage, res: ServerRespo
 
 export async function startMockProvider(opts: MockOptions = {}): Promise<MockProvider> {
   const faults = new FaultBook();
+  const tasks = new TaskBook();
   const requests: RecordedRequest[] = [];
   const keep = opts.record ?? 1000;
   const modelIds = opts.models ?? ['gpt-4o-mini', 'gpt-4o', 'claude-3-5-sonnet', 'gemini-1.5-flash', 'text-embedding-3-small'];
@@ -95,7 +97,9 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
     const gemini = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
     const azure = /^\/openai\/deployments\/([^/]+)\/(.+)$/.exec(path);
     const family: Family = gemini ? 'gemini' : path === '/v1/messages' ? 'anthropic' : 'openai';
-    const model = gemini?.[1] ?? azure?.[1] ?? String(body.model ?? (multipart ? 'whisper-1' : ''));
+    // A task poll carries no body: it is matched (and recorded) by the task's model.
+    const taskId = req.method === 'GET' ? /^\/v1\/tasks\/([^/]+)$/.exec(path)?.[1] : undefined;
+    const model = gemini?.[1] ?? azure?.[1] ?? (taskId ? (tasks.get(taskId)?.model ?? '') : String(body.model ?? (multipart ? 'whisper-1' : '')));
     const key = apiKey(req, url);
     if (keep > 0) {
       requests.push({ method: req.method ?? 'GET', path, key, model, body: multipart ? { bytes: raw.length } : body, at: Date.now() });
@@ -103,11 +107,12 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
     }
     if (!key) return errorFor(family, res, 401, 'Missing API key', 'invalid_api_key');
 
-    const promptText = JSON.stringify(body.messages ?? body.contents ?? body.prompt ?? body.input ?? '');
+    const promptText = JSON.stringify(body.messages ?? body.contents ?? body.prompt ?? body.input ?? body.text ?? '');
     const fault: Fault = { ...faults.take(key, model), ...parseDirectives(promptText) };
     if (await applyFault(family, req, res, fault)) return;
 
     if (gemini) return generateContent(res, model, body, fault, gemini[2] === 'streamGenerateContent');
+    if (taskId) return pollTask(res, tasks, taskId, `http://${req.headers.host ?? '127.0.0.1'}`);
     const endpoint = azure ? `/v1/${azure[2]}` : path;
     if (azure) body.model = model;
     switch (`${req.method} ${endpoint}`) {
@@ -125,6 +130,8 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
         return openai.transcription(res, raw.length);
       case 'POST /v1/moderations':
         return openai.moderation(res, body);
+      case 'POST /v1/tasks':
+        return submitTask(res, tasks, body, fault);
       case 'POST /v1/messages':
         return messages(res, body, fault);
       case 'GET /v1/models':

@@ -104,4 +104,61 @@ describe('mock provider', () => {
     const none = await fetch(`${mock.url}/v1/chat/completions`, { method: 'POST', body: '{}' });
     expect(none.status).toBe(401);
   });
+  describe('async tasks', () => {
+    const submit = (body: Record<string, unknown>, key = 'sk-task') =>
+      fetch(`${mock.url}/v1/tasks`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const poll = async (id: string, key = 'sk-task') => {
+      const r = await fetch(`${mock.url}/v1/tasks/${id}`, { headers: { authorization: `Bearer ${key}` } });
+      return { status: r.status, body: (await r.json()) as Record<string, any> };
+    };
+
+    it('queues a task and finishes it at the second poll with URLs derived from its id', async () => {
+      const r = await submit({ model: 'dh-1', kind: 'video', text: 'hello', duration: 42 });
+      const queued = (await r.json()) as { id: string; status: string };
+      expect(queued).toMatchObject({ status: 'queued', object: 'task', model: 'dh-1' });
+      expect(queued.id).toMatch(/^mtask-\d{6}$/);
+      const first = await poll(queued.id);
+      expect(first.body).toMatchObject({ status: 'processing', progress: 50, video_url: '', duration: 0, error: null });
+      const second = await poll(queued.id);
+      expect(second.body).toMatchObject({
+        status: 'succeeded',
+        progress: 100,
+        audio_url: '',
+        video_url: `${mock.url}/files/${queued.id}.mp4`,
+        cover_url: `${mock.url}/files/${queued.id}.jpg`,
+        duration: 42,
+        error: null,
+      });
+      expect(mock.requests.map((q) => `${q.method} ${q.path} ${q.model}`)).toEqual(['POST /v1/tasks dh-1', `GET /v1/tasks/${queued.id} dh-1`, `GET /v1/tasks/${queued.id} dh-1`]);
+    });
+
+    it('follows directives: fail, stall, polls, queued, duration, and a submission error', async () => {
+      const failed = (await (await submit({ model: 'ac-1', kind: 'audio', text: '[[mock:task=fail]][[mock:error=voice rejected]][[mock:polls=1]]' })).json()) as { id: string };
+      expect((await poll(failed.id)).body).toMatchObject({ status: 'failed', audio_url: '', error: { message: 'voice rejected' } });
+
+      const stalled = (await (await submit({ model: 'dh-1', text: '[[mock:task=stall]][[mock:queued=1]]' })).json()) as { id: string };
+      expect((await poll(stalled.id)).body.status).toBe('queued');
+      for (let i = 0; i < 5; i++) expect((await poll(stalled.id)).body).toMatchObject({ status: 'processing', progress: 99 });
+
+      const slow = (await (await submit({ model: 'ac-1', kind: 'audio', text: '[[mock:polls=3]][[mock:duration=7]]' })).json()) as { id: string };
+      expect((await poll(slow.id)).body.status).toBe('processing');
+      expect((await poll(slow.id)).body.status).toBe('processing');
+      expect((await poll(slow.id)).body).toMatchObject({ status: 'succeeded', audio_url: `${mock.url}/files/${slow.id}.mp3`, video_url: '', duration: 7 });
+
+      const refused = await submit({ model: 'dh-1', text: '[[mock:status=503]]' });
+      expect(refused.status).toBe(503);
+      expect((await submit({ text: 'no model' })).status).toBe(400);
+      expect((await poll('mtask-none')).status).toBe(404);
+    });
+
+    it('takes task outcomes from a per-key fault', async () => {
+      mock.faults.add({ key: 'sk-task-2', model: 'vsc-1', task: 'fail', polls: 1, times: 1 });
+      const t = (await (await submit({ model: 'vsc-1', video_url: 'https://x/a.mp4' }, 'sk-task-2')).json()) as { id: string };
+      expect((await poll(t.id, 'sk-task-2')).body.status).toBe('failed');
+      // Used up: the next task of that key succeeds (with the default duration).
+      const next = (await (await submit({ model: 'vsc-1', kind: 'videosecondcreation' }, 'sk-task-2')).json()) as { id: string };
+      await poll(next.id, 'sk-task-2');
+      expect((await poll(next.id, 'sk-task-2')).body).toMatchObject({ status: 'succeeded', duration: 10 });
+    });
+  });
 });

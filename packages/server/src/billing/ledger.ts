@@ -119,6 +119,25 @@ export class Ledger {
     this.settle(r, 0, logs);
   }
 
+  /**
+   * A signed charge outside a reservation, written in the same batched transaction as settlements:
+   * positive takes more, negative gives back. Async tasks use it to top up or refund, at completion,
+   * the estimate they were charged at submission, so what the accounts paid ends exactly at the final
+   * price. `accounts` must be the ones charged then, with the same `limited` flags.
+   */
+  adjust(accounts: AccountRef[], delta: number, logs: NewCallLog[] = []): void {
+    if (!Number.isSafeInteger(delta)) throw new Error(`ledger adjustment must be an integer, got ${delta}`);
+    if (delta !== 0) {
+      for (const account of accounts) {
+        this.debits.push({ account, amount: delta });
+        const k = accountKey(account);
+        this.unflushed.set(k, (this.unflushed.get(k) ?? 0) + delta);
+      }
+    }
+    this.logs.push(...logs);
+    this.schedule();
+  }
+
   /** Logs of requests refused before any reservation (they cost nothing). */
   log(logs: NewCallLog[]): void {
     this.logs.push(...logs);
@@ -146,7 +165,8 @@ export class Ledger {
     this.logs = [];
     const totals = new Map<string, Debit>();
     for (const d of debits) {
-      const k = accountKey(d.account);
+      // Per account and flag: a task settles with the flags it was charged under, which may differ from today's.
+      const k = `${accountKey(d.account)}:${d.account.limited ? 1 : 0}`;
       const t = totals.get(k);
       if (t) t.amount += d.amount;
       else totals.set(k, { ...d });
@@ -158,6 +178,7 @@ export class Ledger {
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
         for (const { account: a, amount } of totals.values()) {
+          if (amount === 0) continue;
           // Unlimited app keys, apps and groups only count usage; the user's balance always goes down.
           const spend = (eb: any) => ({ used_quota: eb('used_quota', '+', amount), ...(a.limited ? { quota: eb('quota', '-', amount) } : {}) });
           if (a.kind === 'user' || a.kind === 'reseller') await trx.updateTable('users').set(spend).where('user_id', '=', a.id).execute();
@@ -178,9 +199,11 @@ export class Ledger {
       return;
     }
     // Written: move the amounts from "unflushed" into the snapshot's stored balances.
-    for (const [k, { account: a, amount }] of totals) {
+    for (const { account: a, amount } of totals.values()) {
+      // Adjustments may be negative: what is left unflushed can be below zero too.
+      const k = accountKey(a);
       const left = (this.unflushed.get(k) ?? 0) - amount;
-      if (left > 0) this.unflushed.set(k, left);
+      if (left !== 0) this.unflushed.set(k, left);
       else this.unflushed.delete(k);
       const rec = this.record(a);
       if (rec) {

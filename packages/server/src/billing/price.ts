@@ -279,7 +279,8 @@ export function priceUnit(
   return result(name, 'fixed', ceilSum([[count, block.fixed_quota]]), discountBp, { unit_quota: Math.ceil(clean(block.fixed_quota)), count });
 }
 
-const UNIT_BLOCKS: Partial<Record<number, 'digital_human_quota' | 'audio_clone_quota' | 'video_second_creation_quota'>> = {
+/** The unit price block of each task model type. */
+export const UNIT_BLOCKS: Partial<Record<number, 'digital_human_quota' | 'audio_clone_quota' | 'video_second_creation_quota'>> = {
   [ModelType.DigitalHuman]: 'digital_human_quota',
   [ModelType.AudioClone]: 'audio_clone_quota',
   [ModelType.VideoSecondCreation]: 'video_second_creation_quota',

@@ -10,6 +10,7 @@ import { imageGenerations, speech } from './media';
 import { anthropicMessages } from './messages';
 import { toAnthropicErrors } from './messages-errors';
 import { listModels } from './models';
+import { getTask, submitTask } from './tasks';
 import { transcriptions } from './transcriptions';
 
 declare module 'fastify' {
@@ -46,4 +47,7 @@ export async function gatewayApi(app: FastifyInstance, opts: GatewayApiOptions =
   app.post('/audio/transcriptions', { bodyLimit: uploadLimit }, (request, reply) => transcriptions(gw, request, reply));
   app.post('/messages', { ...json, onSend: toAnthropicErrors }, (request, reply) => anthropicMessages(gw, request, reply));
   app.get('/models', (request) => listModels(gw, request));
+  // Wildcards, not `:params`: an over-long parameter would get Fastify's own 414 body, not ours.
+  app.post('/tasks/*', json, (request, reply) => submitTask(gw, request, reply));
+  app.get('/tasks/*', (request) => getTask(gw, request));
 }

@@ -18,6 +18,10 @@ export const ENDPOINT_TYPES = {
   speech: [ModelType.TextToSpeech, ModelType.MultimodalSpeech],
   transcriptions: [ModelType.SpeechToText, ModelType.MultimodalSpeech],
   moderations: [ModelType.Text, ModelType.Multimodal],
+  // Async tasks (core TASK_KIND_TYPE): one model type per kind.
+  task_audio: [ModelType.AudioClone],
+  task_video: [ModelType.DigitalHuman],
+  task_videosecondcreation: [ModelType.VideoSecondCreation],
 } as const satisfies Record<string, readonly number[]>;
 export type Endpoint = keyof typeof ENDPOINT_TYPES;
 

@@ -98,11 +98,24 @@ const REFUSED_CODES: Record<AccountRef['kind'], string> = {
   group: 'group_quota_exhausted',
 };
 
+/** A call past admission: who calls, what it resolved to, its limit scopes and the quota it holds. */
+export interface OpenedCall {
+  traceId: string;
+  reqTime: number;
+  started: number;
+  caller: Caller;
+  resolution: Resolution;
+  scopes: LimitScope[];
+  /** The balances the reservation holds (and a settlement charges). */
+  accounts: AccountRef[];
+  reservation: Reservation;
+}
+
 /**
- * Resolves with nothing once the answer is sent: Fastify must not send again (resolving with the reply
- * would make it try, and log FST_ERR_REP_ALREADY_SENT on every call).
+ * admit → resolve → limit → reserve, shared by every endpoint (async tasks too). Throws the
+ * OpenAI-shaped refusal; on success the estimate is held until settled or refunded.
  */
-export async function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<void> {
+export async function openCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat' | 'estimate'>): Promise<OpenedCall> {
   const started = performance.now();
   const reqTime = Date.now();
   const traceId = randomUUID().replace(/-/g, '');
@@ -119,26 +132,42 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
   if (!admitted.ok) {
     throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
   }
-  const reservation = ledger.reserve(traceId, accountsOf(caller, resolution), spec.estimate(resolution));
+  const accounts = accountsOf(caller, resolution);
+  const reservation = ledger.reserve(traceId, accounts, spec.estimate(resolution));
   if ('refused' in reservation) {
     await admitted.release?.();
     const kind = reservation.refused.kind;
     throw new GatewayError(429, REFUSED_CODES[kind], kind === 'user' || kind === 'reseller' ? 'You exceeded your current quota, please recharge.' : `The quota of this ${kind.replace('_', ' ')} is used up.`, 'insufficient_quota');
   }
   gw.markFirstUse(caller.appKey, reqTime);
+  return { traceId, reqTime, started, caller, resolution, scopes, accounts, reservation };
+}
 
-  const plan: Plan = {
-    traceId,
+/** What every attempt of an opened call shares. */
+export function planOf(call: OpenedCall, spec: Pick<CallSpec, 'path' | 'requested' | 'stream' | 'messages' | 'prompt'>): Plan {
+  return {
+    traceId: call.traceId,
     endpoint: spec.path,
-    reqTime,
-    started,
-    caller,
-    resolution,
+    reqTime: call.reqTime,
+    started: call.started,
+    caller: call.caller,
+    resolution: call.resolution,
     requested: spec.requested,
     stream: spec.stream,
     messages: spec.messages === undefined ? '' : JSON.stringify(spec.messages),
     prompt: spec.prompt ?? '',
   };
+}
+
+/**
+ * Resolves with nothing once the answer is sent: Fastify must not send again (resolving with the reply
+ * would make it try, and log FST_ERR_REP_ALREADY_SENT on every call).
+ */
+export async function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<void> {
+  const call = await openCall(gw, request, reply, spec);
+  const { traceId, caller, resolution, scopes, reservation } = call;
+  const { snapshot, ledger, limiter } = gw;
+  const plan = planOf(call, spec);
   const logs: NewCallLog[] = [];
   const abort = new AbortController();
   const onClose = () => {
@@ -160,7 +189,7 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
     const e = result.error;
     throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(snapshot.sys, caller.user.role, e.message, traceId), e.type);
   } catch (err) {
-    if (!(reservation as Reservation).settled) ledger.refund(reservation as Reservation, logs);
+    if (!reservation.settled) ledger.refund(reservation, logs);
     throw err;
   } finally {
     request.raw.socket.off('close', onClose);
@@ -168,7 +197,7 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
 }
 
 /** The retry loop of §1.10 with the fallback agent, then the fallback model, each with a fresh budget. */
-async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: FastifyReply, signal: AbortSignal, logs: NewCallLog[]): Promise<Finished | Failed> {
+export async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: FastifyReply, signal: AbortSignal, logs: NewCallLog[]): Promise<Finished | Failed> {
   const { snapshot } = gw;
   const { resolution } = plan;
   const model = resolution.model;

@@ -31,6 +31,8 @@ interface SendOptions {
   signal?: AbortSignal;
   /** A body other than req.body (multipart uploads pass through as bytes). */
   rawBody?: Buffer;
+  /** POST unless said otherwise; a GET (an async task's poll) sends no body. */
+  method?: 'GET' | 'POST';
 }
 
 /** Sends; a network failure or timeout becomes an UpstreamFailure with status 0 (retryable). */
@@ -38,9 +40,9 @@ async function send(pool: Agent, req: UpstreamRequest, opts: SendOptions): Promi
   const started = performance.now();
   try {
     const res = await undiciRequest(req.url, {
-      method: 'POST',
+      method: opts.method ?? 'POST',
       headers: req.headers,
-      body: opts.rawBody ?? req.body,
+      body: opts.method === 'GET' ? undefined : (opts.rawBody ?? req.body),
       dispatcher: pool,
       signal: opts.signal,
       headersTimeout: opts.timeoutMs,

@@ -131,8 +131,33 @@ export interface ChatAdapter<State> {
 /** OpenAI endpoints other than chat, passed through with the model replaced (OpenAI-family only). */
 export type PassthroughEndpoint = 'completions' | 'embeddings' | 'images/generations' | 'audio/speech' | 'audio/transcriptions' | 'moderations';
 
+/** Where a provider's async task stands (digital human, audio clone, video second creation). */
+export interface UpstreamTaskState {
+  status: 'queued' | 'processing' | 'succeeded' | 'failed';
+  audio_url: string;
+  video_url: string;
+  cover_url: string;
+  /** Seconds of media produced; 0 when the provider does not say. */
+  duration: number;
+  /** The provider's reason, when it failed. */
+  error: string;
+}
+
+/** A provider's task API: submit returns the provider's task id, polls read its state. */
+export interface TaskAdapter {
+  submit(target: UpstreamTarget, kind: string, input: Record<string, unknown>): UpstreamRequest;
+  /** The provider's id of the task just submitted; undefined when the answer has none. */
+  parseSubmitted(json: unknown): string | undefined;
+  /** A GET request (its body is empty). */
+  poll(target: UpstreamTarget, upstreamId: string): UpstreamRequest;
+  /** undefined when the answer is not a task state. */
+  parseState(json: unknown): UpstreamTaskState | undefined;
+}
+
 export interface ProviderAdapter {
   chat: ChatAdapter<any>;
+  /** Async tasks, for the families whose hosts have them. */
+  tasks?: TaskAdapter;
   /** Request for a non-chat OpenAI endpoint, or undefined when the family has none. */
   passthrough?(target: UpstreamTarget, endpoint: PassthroughEndpoint, contentType: string): { url: string; headers: Record<string, string> };
   /** The upstream's error body (any shape) → an OpenAI-shaped error. */

@@ -3,9 +3,11 @@ import type { ProviderAdapter } from '../types';
 import { openaiPassthrough } from './api';
 import { openaiChat } from './chat';
 import { mapOpenAIError } from './error';
+import { openaiTasks } from './tasks';
 
 export const openaiAdapter: ProviderAdapter = {
   chat: openaiChat,
   passthrough: openaiPassthrough,
   mapError: mapOpenAIError,
+  tasks: openaiTasks,
 };

@@ -59,6 +59,16 @@ export type LogPageInput = z.infer<typeof logPageSchema>;
 export const logExportSchema = logFilterSchema.extend({ ids: idListField.optional() });
 export const LOG_EXPORT_MAX_DAYS = 93;
 
+/** reference §2.9: export file names per kind, Chinese whatever the UI language. */
+export const LOG_EXPORT_FILES: Record<LogKind, string> = {
+  chat: '聊天日志.xlsx',
+  image: '绘图日志.xlsx',
+  audio: '音频日志.xlsx',
+  virtualman: '数字人日志.xlsx',
+  audioclone: '声音克隆日志.xlsx',
+  videosecondcreation: '视频二创日志.xlsx',
+};
+
 /** Admin batch: `delete` + ids, or `time` + value [from, to] (+ user_id, status list). */
 export const logBatchSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('delete'), ids: idListField.min(1) }),

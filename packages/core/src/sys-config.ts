@@ -119,7 +119,8 @@ export const SYS_CONFIG_DEFAULTS: SysConfig = {
   user_shield_error: { open: true, errors: ['api key', 'api_key', 'apikey', 'quota', 'billing', 'credit balance', 'organization'] },
   reseller_shield_error: { open: true, errors: ['api key', 'api_key', 'apikey', 'billing', 'credit balance', 'organization'] },
   not_shield_error: { open: true, errors: ['context_length_exceeded', 'content_policy_violation'] },
-  statistics: { open: true, cron: '0 0/5 * * * ?', limit: 1000, lock_minutes: 30 },
+  // Every 10 s: a call shows in the bill and dashboard within seconds; a run with nothing new is one indexed query.
+  statistics: { open: true, cron: '*/10 * * * * ?', limit: 1000, lock_minutes: 30 },
   task: { lock_minutes: 30 },
   digital_human: { task_timeout: 0 },
 };

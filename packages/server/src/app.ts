@@ -13,6 +13,8 @@ import { createDb, migrateToLatest } from './db/index';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startVipJob } from './vip/rules';
 import { startNotices } from './jobs/notices';
+import { statisticsJob } from './jobs/statistics';
+import { taskPollingJob } from './jobs/tasks';
 import { createMailer } from './mail/mailer';
 import { XSRF_COOKIE } from './http/session';
 import { createSecrets, loadMasterKey } from './security/secrets';
@@ -46,7 +48,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   const vipJob = startVipJob(ctx);
   // Quota notices every 10 minutes (jobs/notices.ts).
   const notices = startNotices(ctx);
+  // Daily statistics (bills, dashboard) from the call logs, on the system config's cron (jobs/statistics.ts);
+  // started after the migrations because it reads its schedule from the database.
+  const statistics = statisticsJob(ctx, { flush: () => gateway.ledger.flush() });
+  // Async task polling every 5 seconds (jobs/tasks.ts), started once the gateway's snapshot is loaded.
+  const taskPolling = taskPollingJob(ctx, gateway);
   app.addHook('onClose', async () => {
+    await statistics.stop();
+    await taskPolling.stop();
     housekeeping.stop();
     vipJob.stop();
     notices.stop();
@@ -60,6 +69,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await ensureFirstAdmin(ctx);
   await purgeExpiredSessions(ctx);
   await gateway.start();
+  statistics.start();
+  taskPolling.start();
 
   await app.register(fastifyCookie);
   // The console's axios sends this cookie back as X-XSRF-TOKEN (SPEC §7); checked on signed-in POSTs.

@@ -37,6 +37,8 @@ export interface TestServer {
   app: Awaited<ReturnType<typeof buildApp>>;
   logs: string[];
   adminPassword: string;
+  /** Closes the app (its last charges and logs written, jobs stopped) and starts a new one on the same database, data dir and port. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,17 +59,23 @@ export async function startServer(dialect: TestDialect, env: Record<string, stri
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  return {
+  const server: TestServer = {
     url: `http://127.0.0.1:${port}`,
     app,
     logs,
     adminPassword: ADMIN_PASSWORD,
+    async restart() {
+      await server.app.close();
+      server.app = await buildApp(config, { logger: { level: 'info', stream } });
+      await server.app.listen({ port, host: '127.0.0.1' });
+    },
     async close() {
-      await app.close();
+      await server.app.close();
       await db?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 export interface Reply<T = any> {

@@ -20,6 +20,11 @@ import { adminResellerRoutes, adminUserRoutes } from './user';
 import { dealRecordRoutes } from './deal-record';
 import { siteConfigRoutes } from './site-config';
 import { sysConfigRoutes } from './sys-config';
+import { billRoutes } from './bill';
+import { dashboardRoutes } from './dashboard';
+import { callLogRoutes } from './call-log';
+import { liveRateRoutes } from './live-rates';
+import { taskRoutes } from './task';
 
 export async function consoleApi(app: FastifyInstance) {
   app.setErrorHandler(envelopeErrorHandler);
@@ -45,6 +50,11 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(dealRecordRoutes);
       await v1.register(siteConfigRoutes);
       await v1.register(sysConfigRoutes);
+      await v1.register(billRoutes);
+      await v1.register(dashboardRoutes);
+      await v1.register(callLogRoutes);
+      await v1.register(liveRateRoutes);
+      await v1.register(taskRoutes);
     },
     { prefix: '/v1' },
   );

@@ -154,6 +154,8 @@ export interface TasksTable {
   lock_until: number;
   /** Times out at this moment (digital-human task timeout; 0 = never). */
   deadline: number;
+  /** JSON: accounts charged, agreed unit price and discount, the call-log row to complete (gateway/task-settlement.ts). */
+  settlement: string;
   completed_at: number;
   created_at: number;
   updated_at: number;

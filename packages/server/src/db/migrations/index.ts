@@ -8,6 +8,8 @@ import * as rateLimits from './2026-11-22-05-rate-limits';
 import * as usersDeals from './2026-11-22-06-users-deals';
 import * as vipLicense from './2026-11-22-08-vip-license';
 import * as statsTasks from './2026-11-22-09-stats-tasks';
+import * as taskSettlement from './2026-11-22-13-task-settlement';
+import * as callLogsUserModel from './2026-11-22-14-call-logs-user-model';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -18,6 +20,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-06-users-deals': usersDeals,
   '2026-11-22-08-vip-license': vipLicense,
   '2026-11-22-09-stats-tasks': statsTasks,
+  '2026-11-22-13-task-settlement': taskSettlement,
+  '2026-11-22-14-call-logs-user-model': callLogsUserModel,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -149,12 +149,12 @@ export async function startMock(/** @type {number} */ port) {
 }
 
 /**
- * The product from its bundle, in its own process, SQLite under dataDir.
- * @param {{ port: number, host?: string, dataDir: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[] }} o
+ * The product from its bundle, in its own process, SQLite under dataDir (or PostgreSQL at `databaseUrl`).
+ * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[] }} o
  */
 export async function startProduct(o) {
   const env = { ...process.env };
-  // A fresh embedded database: whatever the caller's shell points at is not ours to load.
+  // A fresh database of ours: whatever the caller's shell points at is not ours to load.
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'MASTER_KEY', 'WEB_DIST']) delete env[name];
   Object.assign(env, {
     DATA_DIR: o.dataDir,
@@ -167,6 +167,7 @@ export async function startProduct(o) {
     WEB_DIST: o.webDist ?? path.join(o.dataDir, 'no-web'),
     NODE_ENV: 'production',
   });
+  if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
   const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
   const url = `http://127.0.0.1:${o.port}`;
   await waitReady(proc, `${url}/health`);

@@ -88,13 +88,13 @@ export function toast(page: Page, text: string | RegExp): Locator {
   return page.locator('.arco-message').filter({ hasText: text }).last();
 }
 
-/** Signs in through a login screen with account and password and waits for the console. */
+/** Signs in through a login screen with account and password and waits for the console's landing page. */
 export async function loginWithPassword(page: Page, path: '/login' | '/admin' | '/reseller', account: string, password: string) {
   await page.goto(path);
   await page.getByTestId('login-account').fill(account);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
-  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page.getByTestId('workplace')).toBeVisible();
 }
 
 export const loginAsAdmin = (page: Page) => loginWithPassword(page, '/admin', 'admin', E2E_ADMIN_PASSWORD);

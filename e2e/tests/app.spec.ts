@@ -6,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { BASE_URL } from '../env';
 import { mailedCode, shot, toast, uniqueEmail } from '../helpers';
 
-/** Signs in at /login with an emailed code (registering the address) and waits for the console. */
+/** Signs in at /login with an emailed code (registering the address) and waits for the landing page. */
 async function codeLogin(page: Page, email: string) {
   await page.goto('/login');
   await page.getByTestId('login-tab-code').click();
@@ -14,7 +14,7 @@ async function codeLogin(page: Page, email: string) {
   await page.getByTestId('captcha-button').click();
   await page.getByTestId('login-code').fill(await mailedCode(email));
   await page.getByTestId('login-submit').click();
-  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page.getByTestId('workplace')).toBeVisible();
 }
 
 /** A GET of the console API with the page's own session. */

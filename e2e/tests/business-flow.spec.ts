@@ -151,6 +151,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
   const buyer = await newActor(browser);
   await test.step('the user signs in at /login and sees its quota and deal records in the user center', async () => {
     await loginWithPassword(buyer, '/login', user.account, user.password);
+    await buyer.goto('/user/center');
     await expect(buyer.getByTestId('user-center-vip')).toHaveText(level);
     await buyer.getByTestId('center-tab-recharge').click();
     const recharge = buyer.getByTestId('center-recharge');

@@ -98,7 +98,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await user.getByTestId('captcha-button').click();
   await user.getByTestId('login-code').fill(await mailedCode(email));
   await user.getByTestId('login-submit').click();
-  await expect(user.getByTestId('user-center')).toBeVisible();
+  await expect(user.getByTestId('workplace')).toBeVisible();
 
   // 我的模型: the model, reachable through the public group.
   await user.getByTestId('menu-my.model').click();

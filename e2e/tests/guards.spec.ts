@@ -35,14 +35,17 @@ test('signed out, / and area paths go to the login screen; the login screens sta
 test('signed in, / and /dashboard land in the console and a login screen stays reachable', async ({ page }) => {
   const user = await createUser('land');
   await useSession(page, user.token, 'user', '/');
-  await expect(page).toHaveURL(/\/user\/center$/);
+  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
+  await expect(page.getByTestId('workplace')).toBeVisible();
+  await page.goto('/user/center');
   await expect(page.getByTestId('user-center')).toBeVisible();
   await page.goto('/dashboard');
-  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
+  await expect(page.getByTestId('workplace')).toBeVisible();
   // /user leads to the user list, which a plain user may not open: the guard sends it to the first
-  // screen it may open (SPEC §2 rule 3), 我的模型.
+  // screen it may open (SPEC §2 rule 3), the workplace.
   await page.goto('/user');
-  await expect(page).toHaveURL(/\/my\/model$/);
+  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
 });
 
 test('a stored token the server no longer knows ends the session and goes to login', async ({ page }) => {
@@ -96,8 +99,8 @@ test('an unknown path shows not-found and its button goes home', async ({ page }
   await page.goto('/definitely-missing');
   await expect(page.getByTestId('not-found')).toBeVisible();
   await page.getByTestId('not-found-back').click();
-  await expect(page).toHaveURL(/\/user\/center$/);
-  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
+  await expect(page.getByTestId('workplace')).toBeVisible();
 });
 
 test('/redirect/:path re-navigates to the given path with its query', async ({ page }) => {

@@ -16,7 +16,9 @@ test('an admin signs in on /admin and lands in the console', async ({ page }) =>
   await page.getByTestId('login-password').fill(E2E_ADMIN_PASSWORD);
   await page.getByTestId('login-submit').click();
   await expect(toast(page, '登录成功')).toBeVisible();
-  await expect(page).toHaveURL(/\/user\/center$/);
+  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
+  await expect(page.getByTestId('workplace')).toBeVisible();
+  await page.goto('/user/center');
   await expect(page.getByTestId('user-center')).toContainText('管理员');
   await expect(page.getByTestId('user-center-name')).toHaveText('Administrator');
   expect(await page.evaluate(() => [localStorage.getItem('userRole'), localStorage.getItem('token')?.length ?? 0])).toEqual(['admin', expect.any(Number)]);
@@ -53,7 +55,9 @@ test('a reseller signs in on /reseller with an emailed code and is registered', 
   await expect(toast(page, '验证码已发送')).toBeVisible();
   await page.getByTestId('login-code').fill(await mailedCode(email));
   await page.getByTestId('login-submit').click();
-  await expect(page).toHaveURL(/\/user\/center$/);
+  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
+  await expect(page.getByTestId('workplace')).toBeVisible();
+  await page.goto('/user/center');
   await expect(page.getByTestId('user-center')).toContainText('代理商');
   await expect(page.getByTestId('basic-email')).toHaveText(email);
   expect(await page.evaluate(() => localStorage.getItem('userRole'))).toBe('reseller');
@@ -82,7 +86,9 @@ test('a new user signs in at /login with an emailed code and is registered', asy
   await page.getByTestId('login-code').fill(code);
   await shot(page, 'login-code');
   await page.getByTestId('login-submit').click();
-  await expect(page).toHaveURL(/\/user\/center$/);
+  await expect(page).toHaveURL(/\/dashboard\/workplace$/);
+  await expect(page.getByTestId('workplace')).toBeVisible();
+  await page.goto('/user/center');
   await expect(page.getByTestId('basic-email')).toHaveText(email);
   await expect(page.getByTestId('user-center')).toContainText('用户');
 
@@ -133,6 +139,8 @@ test('a user registers through the register form, then signs in with the passwor
   await expect(page.getByTestId('login-account')).toHaveValue(email);
   await page.getByTestId('login-password').fill('Secret#123');
   await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('workplace')).toBeVisible();
+  await page.goto('/user/center');
   await expect(page.getByTestId('basic-email')).toHaveText(email);
 
   // The same email cannot register twice.
@@ -183,6 +191,8 @@ test('a user resets a forgotten password and signs in with the new one', async (
   expect((await api('/user/info', {}, user.token)).code).not.toBe(0);
   await page.getByTestId('login-password').fill('NewSecret#1');
   await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('workplace')).toBeVisible();
+  await page.goto('/user/center');
   await expect(page.getByTestId('basic-email')).toHaveText(user.email);
 });
 
@@ -204,7 +214,7 @@ test('a wrong password shows the server message and keeps the user signed out', 
   // The right password still works.
   await page.getByTestId('login-password').fill(user.password);
   await page.getByTestId('login-submit').click();
-  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page.getByTestId('workplace')).toBeVisible();
 });
 
 test('the captcha button shows its sending state and a 60 s countdown', async ({ page }) => {
@@ -246,6 +256,7 @@ test('signing in with a password on /reseller works for a reseller account', asy
   expect((await api('/auth/forget', { account: email, code: await mailedCode(email, before), password: 'Reseller#1', channel: 'reseller' })).code).toBe(0);
 
   await loginWithPassword(page, '/reseller', email, 'Reseller#1');
+  await page.goto('/user/center');
   await expect(page.getByTestId('user-center')).toContainText('代理商');
   // The same account is not a user: /login refuses it.
   await page.evaluate(() => localStorage.clear());

@@ -80,6 +80,7 @@ test('a session ended elsewhere is noticed on navigation (reload) and goes to lo
 
 test('an admin logged out elsewhere: OK on the modal goes to /admin', async ({ page, request }) => {
   await loginAsAdmin(page);
+  await page.goto('/user/center');
   await logoutElsewhere(page, request);
   await page.getByTestId('basic-save').click();
   await expect(page.getByTestId('session-timeout-ok')).toBeVisible();
@@ -92,7 +93,8 @@ test('an admin logged out elsewhere: OK on the modal goes to /admin', async ({ p
   await page.getByTestId('login-account').fill('admin');
   await page.getByTestId('login-password').fill(E2E_ADMIN_PASSWORD);
   await page.getByTestId('login-submit').click();
-  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page.getByTestId('workplace')).toBeVisible();
+  await page.goto('/user/center');
   await page.getByTestId('basic-save').click();
   await expect(toast(page, '保存成功')).toBeVisible();
   await logoutElsewhere(page, request);

@@ -37,7 +37,7 @@ test('a reseller signs in and creates a site config for its domain', async ({ pa
   await page.getByTestId('captcha-button').click();
   await page.getByTestId('login-code').fill(await mailedCode(reseller.email, before));
   await page.getByTestId('login-submit').click();
-  await expect(page.getByTestId('user-center')).toBeVisible();
+  await expect(page.getByTestId('workplace')).toBeVisible();
 
   await page.goto('/sys/site/config');
   await expect(page.getByTestId('resource-table')).toBeVisible();

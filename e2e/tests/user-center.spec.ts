@@ -38,6 +38,7 @@ test('basic information: name rules, then name and profile saved', async ({ page
 test('password change: strength rule, confirmation mismatch, wrong old password, then a real change', async ({ page }) => {
   const user = await createUser('pwd', 'Old#pass1');
   await loginWithPassword(page, '/login', user.email, 'Old#pass1');
+  await page.goto('/user/center');
   await page.getByTestId('center-tab-security').click();
   await expect(page).toHaveURL(/tab=security$/);
   const form = page.getByTestId('password-form');

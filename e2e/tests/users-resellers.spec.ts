@@ -73,6 +73,7 @@ test('admin creates and funds a reseller; the reseller creates and funds a user;
   // The user: balance and the deal record in the user center.
   await signOut(page);
   await loginWithPassword(page, '/login', user.account, user.password);
+  await page.goto('/user/center');
   await page.getByTestId('center-tab-recharge').click();
   await expect(page.getByTestId('center-quota')).toHaveText('$5');
   await expect(page.getByTestId('center-recharge').locator('.arco-table-tr')).toHaveCount(3);

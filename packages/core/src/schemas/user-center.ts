@@ -17,6 +17,8 @@ export interface SessionUser {
   vip_level_name: string;
   vip_level_color: string;
   rid: number;
+  /** The server's time zone (IANA): wire times and "today" are in it, so the console computes date ranges there. */
+  time_zone: string;
 }
 
 export const updateInfoSchema = z.object({ name: nameField, profile: profileField.optional() });

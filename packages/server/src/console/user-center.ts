@@ -34,6 +34,7 @@ export function sessionUser(user: UserRow, timeZone: string, vip: { name: string
     vip_level_name: vip.name,
     vip_level_color: vip.color,
     rid: user.rid,
+    time_zone: timeZone,
   };
 }
 

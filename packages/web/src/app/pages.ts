@@ -16,6 +16,10 @@ import { userPages } from '../pages/user';
 import { resellerPages } from '../pages/sys/reseller';
 import { siteConfigPages } from '../pages/sys/site';
 import { sysConfigPages } from '../pages/sys/config';
+import { logPages } from '../pages/log';
+import { taskPages } from '../pages/task';
+import { dashboardPages } from '../pages/dashboard';
+import { financePages } from '../pages/finance';
 
 export interface LazyPage {
   Component: LazyExoticComponent<ComponentType>;
@@ -54,6 +58,10 @@ export const pages: Partial<Record<string, LazyPage>> = {
   ...lazyPages(resellerPages),
   ...lazyPages(siteConfigPages),
   ...lazyPages(sysConfigPages),
+  ...lazyPages(taskPages),
+  ...lazyPages(logPages),
+  ...lazyPages(dashboardPages),
+  ...lazyPages(financePages),
 };
 
 export function hasPage(name: string): boolean {

@@ -1,7 +1,7 @@
 // The router, generated from the route table of core (no second route list). Every screen route runs the
 // guards as its loader; only routes with a page in ./pages are registered.
 import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
-import { DEFAULT_LANDING, appRoutes, leafRoutes, publicRoutes, type RouteDef } from '@fastgate/core/routes';
+import { appRoutes, leafRoutes, publicRoutes, type RouteDef } from '@fastgate/core/routes';
 import type { Channel } from '@fastgate/core/constants';
 import { useUserStore } from '../stores/user';
 import { guardLoader } from './guards';
@@ -31,10 +31,6 @@ function screenRoutes(): RouteObject[] {
 /** Area paths (`/model` → `/model/list`) redirect to their screen, or their first screen with a page. */
 function areaRedirects(): RouteObject[] {
   return appRoutes.flatMap((area) => {
-    if (area.children?.some((c) => c.name === DEFAULT_LANDING) && !hasPage(DEFAULT_LANDING)) {
-      // Until the dashboard has a page, `/dashboard` lands where the console lands.
-      return [{ path: area.path, loader: () => redirect(landingPath()) }];
-    }
     if (!area.redirect || hasPage(area.name)) return [];
     const children = area.children ?? [];
     const direct = children.find((c) => c.path === area.redirect && hasPage(c.name));

@@ -1,15 +1,11 @@
 // Where the console lands and where a login returns to (SPEC §2, §9).
-import { DEFAULT_LANDING, USER_CENTER, findRoute } from '@fastgate/core/routes';
+import { DEFAULT_LANDING, findRoute } from '@fastgate/core/routes';
 import { hasPage } from './pages';
 import { routePath } from './navigation';
 
-/** SPEC §9 lands on the dashboard; until that page exists, the user center. */
-export function landingRoute(): string {
-  return hasPage(DEFAULT_LANDING) ? DEFAULT_LANDING : USER_CENTER;
-}
-
+/** SPEC §9: the console lands on the dashboard workplace. */
 export function landingPath(): string {
-  return routePath(landingRoute());
+  return routePath(DEFAULT_LANDING);
 }
 
 /** The login screen with `?redirect=<route name>&...original query` (guard rules 1 and 2). */

@@ -2,8 +2,7 @@
 // of reference §2.10: ["YYYY-MM-DD", "YYYY-MM-DD"], or full datetimes with `showTime` (log req_time).
 import { DatePicker } from '@arco-design/web-react';
 import type { RangePickerProps } from '@arco-design/web-react/es/DatePicker/interface';
-// Arco's own dayjs instance (with its plugins): shortcuts must return Dayjs values.
-import { dayjs } from '@arco-design/web-react/es/_util/dayjs';
+import { serverNow } from '../app/server-time';
 import { useGlobalLocale } from '../locale';
 
 export const DATE_RANGE_DAYS = [7, 15, 30] as const;
@@ -16,7 +15,8 @@ export interface DateRangeProps extends Omit<RangePickerProps, 'value' | 'onChan
 export function DateRange({ value, onChange, showTime, style, ...rest }: DateRangeProps) {
   const { g } = useGlobalLocale();
   const format = showTime ? 'YYYY-MM-DD HH:mm:ss' : 'YYYY-MM-DD';
-  const range = (days: number) => () => [dayjs().subtract(days - 1, 'day').startOf('day'), dayjs().endOf('day')];
+  // Days are the server's days (its time zone), like the ranges the server applies.
+  const range = (days: number) => () => [serverNow().subtract(days - 1, 'day').startOf('day'), serverNow().endOf('day')];
   const shortcuts = [
     { text: g('dateRange.today'), value: range(1) },
     ...DATE_RANGE_DAYS.map((days) => ({ text: g('dateRange.days', { days }), value: range(days) })),

@@ -25,6 +25,8 @@ export interface FilterField extends FilterSpec {
   render?: () => ReactElement;
   /** `dateRange`: full datetimes (log req_time). */
   showTime?: boolean;
+  /** Grid columns of 24 (default 8, a third of the row); a datetime range needs 16 to show both ends. */
+  span?: 8 | 16 | 24;
 }
 
 export interface SearchFormProps {
@@ -81,6 +83,11 @@ function Control({ field, onEnter, ...bound }: ControlProps) {
   }
 }
 
+function labelSpans(span: number) {
+  const label = (6 * 8) / span;
+  return { labelCol: { span: label }, wrapperCol: { span: 24 - label } };
+}
+
 export function SearchForm({ fields, values, onSearch, onReset }: SearchFormProps) {
   const { g } = useGlobalLocale();
   const [form] = Form.useForm<FilterValues>();
@@ -104,8 +111,9 @@ export function SearchForm({ fields, values, onSearch, onReset }: SearchFormProp
       >
         <Grid.Row gutter={24}>
           {fields.map((field) => (
-            <Grid.Col span={8} key={field.field}>
-              <Form.Item label={field.label} field={field.field}>
+            <Grid.Col span={field.span ?? 8} key={field.field}>
+              {/* The label keeps the width it has in a third of the row, so wide fields stay aligned. */}
+              <Form.Item label={field.label} field={field.field} {...labelSpans(field.span ?? 8)}>
                 <Control field={field} onEnter={() => form.submit()} />
               </Form.Item>
             </Grid.Col>

@@ -9,9 +9,9 @@ import { get, post } from '../../../api/http';
 import { API } from '../../../api/paths';
 import { usePageLocale } from '../../../locale';
 import { useUserStore } from '../../../stores/user';
+import { signedUsd } from '../../finance/deal';
+import { DealTypeTag } from '../../finance/DealCells';
 import locale from '../locale';
-
-const TYPE_COLOR: Record<number, string> = { 1: 'green', 2: 'orange', 3: 'arcoblue', 4: 'gray' };
 
 export function RechargeHistory() {
   const t = usePageLocale(locale);
@@ -41,8 +41,8 @@ export function RechargeHistory() {
         pagination={{ current, pageSize: 10, total: deals.data?.paging.total ?? 0, onChange: setCurrent }}
         columns={[
           { title: t('user.history.time'), dataIndex: 'created_at', width: 180 },
-          { title: t('user.history.type'), dataIndex: 'type', width: 100, render: (v: number) => <Tag color={TYPE_COLOR[v]}>{t(`user.type.${v}` as 'user.type.1')}</Tag> },
-          { title: t('user.history.amount'), dataIndex: 'quota', width: 140, render: (v: number, r) => `${r.type === 2 || r.type === 4 ? '-' : '+'}${formatUsd(v)}` },
+          { title: t('user.history.type'), dataIndex: 'type', width: 100, render: (v: number) => <DealTypeTag type={v} label={t(`user.type.${v}` as 'user.type.1')} /> },
+          { title: t('user.history.amount'), dataIndex: 'quota', width: 140, render: (_: number, r) => signedUsd(r) },
           { title: t('user.status'), dataIndex: 'status', width: 100, render: (v: number) => t(`user.status.${v}` as 'user.status.1') },
           { title: t('user.remark'), dataIndex: 'remark', render: (v: string) => v || '-' },
         ]}

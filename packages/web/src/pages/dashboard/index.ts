@@ -1,0 +1,5 @@
+// Lazy entry point of the dashboard workplace (the landing page), registered in app/pages.ts. ECharts
+// lives only in this chunk.
+export const dashboardPages = {
+  'dashboard.workplace': () => import('./workplace'),
+};

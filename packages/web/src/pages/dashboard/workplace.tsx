@@ -1,0 +1,31 @@
+// Dashboard workplace (SPEC §2, the landing page; reference §1.4), laid out like Arco Design Pro's
+// workplace: the overview cards, the call trend and the Top 10 on the left; the expense card (users and
+// resellers), the live rates and the model share on the right. Every figure comes from the
+// server's pre-aggregated statistics, scoped to the caller's role.
+import { Permission } from '../../components/Permission';
+import { BaseCards } from './BaseCards';
+import { CallTrend } from './CallTrend';
+import { ExpenseCard } from './ExpenseCard';
+import { LiveRates } from './LiveRates';
+import { ModelShare } from './ModelShare';
+import { TopRanking } from './TopRanking';
+import styles from './workplace.module.css';
+
+export default function Workplace() {
+  return (
+    <div className={styles.page} data-testid="workplace">
+      <div className={styles.left}>
+        <BaseCards />
+        <CallTrend />
+        <TopRanking />
+      </div>
+      <div className={styles.right}>
+        <Permission roles={['reseller', 'user']}>
+          <ExpenseCard />
+        </Permission>
+        <LiveRates />
+        <ModelShare />
+      </div>
+    </div>
+  );
+}

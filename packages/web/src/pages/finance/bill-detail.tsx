@@ -1,0 +1,84 @@
+// Bill detail (`/finance/bill_detail?id=`, reference §1.5): the day's figures for one user and the
+// same figures per model.
+import { Alert, Button, Card, Descriptions, Spin, Table, Typography } from '@arco-design/web-react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import type { BillDetail, ModelStat } from '@fastgate/core/entities/finance';
+import { formatUsd } from '@fastgate/core/money';
+import { routePath } from '../../app/navigation';
+import { useResourceDetail } from '../../hooks/resource';
+import { useGlobalLocale, usePageLocale } from '../../locale';
+import { useUserStore } from '../../stores/user';
+import { BILL_PREFIX } from './api';
+import locale from './locale';
+
+const num = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{(v ?? 0).toLocaleString()}</span>;
+const usd = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatUsd(v ?? 0)}</span>;
+
+export default function BillDetailPage() {
+  const t = usePageLocale(locale);
+  const { g } = useGlobalLocale();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const role = useUserStore((s) => s.role);
+  const id = search.get('id');
+  const detail = useResourceDetail<BillDetail>(BILL_PREFIX, id);
+  const bill = detail.data;
+  const back = () => navigate((location.state as { from?: string } | null)?.from ?? routePath('finance.billList'));
+
+  return (
+    <Card
+      bordered={false}
+      title={bill ? `${t('finance.detail.title')} · ${bill.stat_date}` : t('finance.detail.title')}
+      extra={
+        <Button onClick={back} data-testid="bill-detail-back">
+          {t('finance.detail.back')}
+        </Button>
+      }
+      data-testid="bill-detail"
+    >
+      {!id && <Alert type="warning" content={g('resource.missingId')} />}
+      {detail.isError && <Alert type="error" content={g('resource.loadFailed')} />}
+      <Spin loading={detail.isFetching} style={{ display: 'block' }}>
+        {bill && (
+          <>
+            <Descriptions
+              title={t('finance.detail.summary')}
+              column={{ xs: 1, md: 2, lg: 4 }}
+              border
+              style={{ marginBottom: 24 }}
+              data={[
+                { label: t('finance.bill.statDate'), value: <span data-testid="bill-detail-date">{bill.stat_date}</span> },
+                ...(role === 'admin' || role === 'reseller' ? [{ label: t('finance.bill.userId'), value: bill.user_id }] : []),
+                { label: t('finance.bill.calls'), value: <span data-testid="bill-detail-calls">{num(bill.total)}</span> },
+                { label: t('finance.bill.models'), value: num(bill.models) },
+                { label: t('finance.bill.tokens'), value: <span data-testid="bill-detail-tokens">{num(bill.tokens)}</span> },
+                { label: t('finance.bill.spend'), value: <span data-testid="bill-detail-spend">{usd(bill.spend)}</span> },
+                { label: t('finance.bill.abnormal'), value: num(bill.abnormal) },
+                { label: t('finance.bill.abnormalSpend'), value: usd(bill.abnormal_spend) },
+                { label: t('finance.bill.updatedAt'), value: bill.updated_at || '-' },
+              ]}
+            />
+            <Typography.Title heading={6}>{t('finance.detail.models')}</Typography.Title>
+            <Table<ModelStat>
+              rowKey="model"
+              border={false}
+              pagination={false}
+              data={bill.model_stats ?? []}
+              scroll={{ x: true }}
+              columns={[
+                { title: t('finance.detail.model'), dataIndex: 'model', render: (m: string) => <span data-testid={`bill-model-${m}`}>{m}</span> },
+                { title: t('finance.bill.calls'), dataIndex: 'total', align: 'right', render: num },
+                { title: t('finance.bill.tokens'), dataIndex: 'tokens', align: 'right', render: num },
+                { title: t('finance.bill.spend'), dataIndex: 'spend', align: 'right', render: usd },
+                { title: t('finance.bill.abnormal'), dataIndex: 'abnormal', align: 'right', render: num },
+                { title: t('finance.bill.abnormalSpend'), dataIndex: 'abnormal_spend', align: 'right', render: usd },
+              ]}
+              data-testid="bill-model-table"
+            />
+          </>
+        )}
+      </Spin>
+    </Card>
+  );
+}

@@ -1,0 +1,50 @@
+// Deal records (SPEC §2 finance, reference §1.5, §3.11): recharges, deductions, gifts and expiries in
+// the caller's scope, newest first. Amounts in dollars, signed by type.
+import { useMemo, type ReactElement } from 'react';
+import { type TableColumnProps } from '@arco-design/web-react';
+import { DealStatus, type DealRecord } from '@fastgate/core/entities/user';
+import { ResourceTable } from '../../components/ResourceTable';
+import type { FilterField } from '../../components/SearchForm';
+import { useResourcePage } from '../../hooks/resource';
+import { usePageLocale } from '../../locale';
+import { useUserStore } from '../../stores/user';
+import userLocale from '../user/locale';
+import { DEAL_RECORD_PREFIX } from './api';
+import { DEAL_TYPES } from './deal';
+import { DealAmount, DealTypeTag } from './DealCells';
+import locale from './locale';
+
+const DEAL_STATUSES = [DealStatus.Success, DealStatus.Refund, DealStatus.Failed] as const;
+
+export default function DealRecordList() {
+  const t = usePageLocale(locale);
+  const u = usePageLocale(userLocale);
+  const role = useUserStore((s) => s.role);
+  const showOwner = role === 'admin' || role === 'reseller';
+  const typeLabel = (type: number) => u(`user.type.${type}` as 'user.type.1');
+  const statusLabel = (status: number) => u(`user.status.${status}` as 'user.status.1');
+
+  const filters = useMemo<FilterField[]>(
+    () => [
+      ...(showOwner ? [{ field: 'user_id', kind: 'number' as const, label: t('finance.deal.userId') }] : []),
+      { field: 'type', kind: 'select', valueType: 'number', label: t('finance.deal.type'), options: DEAL_TYPES.map((v) => ({ value: v, label: u(`user.type.${v}`) })) },
+      { field: 'status', kind: 'select', valueType: 'number', label: t('finance.deal.status'), options: DEAL_STATUSES.map((v) => ({ value: v, label: u(`user.status.${v}`) })) },
+      { field: 'remark', kind: 'text', label: t('finance.deal.remark') },
+      { field: 'created_at', kind: 'dateRange', label: t('finance.deal.createdAt') },
+    ],
+    [t, u, showOwner],
+  );
+  const page = useResourcePage<DealRecord>(DEAL_RECORD_PREFIX, filters);
+
+  const columns: TableColumnProps<DealRecord>[] = [
+    { title: t('finance.deal.createdAt'), dataIndex: 'created_at', width: 170 },
+    ...(showOwner ? [{ title: t('finance.deal.userId'), dataIndex: 'user_id', width: 100 }] : []),
+    { title: t('finance.deal.type'), dataIndex: 'type', width: 90, render: (v: number): ReactElement => <DealTypeTag type={v} label={typeLabel(v)} /> },
+    { title: t('finance.deal.quota'), dataIndex: 'quota', width: 140, align: 'right', render: (_: unknown, row) => <DealAmount row={row} /> },
+    { title: t('finance.deal.status'), dataIndex: 'status', width: 90, render: (v: number) => statusLabel(v) },
+    { title: t('finance.deal.remark'), dataIndex: 'remark', ellipsis: true, render: (v: string) => v || '-' },
+    ...(showOwner ? [{ title: t('finance.deal.creator'), dataIndex: 'creator', width: 140, ellipsis: true, render: (v: string) => v || '-' }] : []),
+  ];
+
+  return <ResourceTable page={page} columns={columns} title={t('finance.deal.title')} statusColumn={false} deletable={false} batch={false} />;
+}

@@ -1,0 +1,97 @@
+// Columns and search fields of the task lists (SPEC §3 Task, §4 task status; reference §1.8 pattern),
+// one set for the three kinds.
+import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
+import { LineType, TaskStatus, type Task } from '@fastgate/core/entities/task';
+import { formatUsd } from '@fastgate/core/money';
+import { CopyButton } from '../../components/CopyButton';
+import { ResourceSelect } from '../../components/ResourceSelect';
+import type { FilterField } from '../../components/SearchForm';
+import type locale from './locale';
+import { Cover, MediaLink } from './media';
+
+export type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
+
+const STATUS_COLORS: Record<number, string> = {
+  [TaskStatus.Queued]: 'gray',
+  [TaskStatus.Synthesizing]: 'arcoblue',
+  [TaskStatus.Completed]: 'green',
+  [TaskStatus.Failed]: 'red',
+  [TaskStatus.TimedOut]: 'orange',
+};
+const STATUSES = [TaskStatus.Queued, TaskStatus.Synthesizing, TaskStatus.Completed, TaskStatus.Failed, TaskStatus.TimedOut] as const;
+const LINE_TYPES = [LineType.Fast, LineType.Slow] as const;
+
+/** Still moving: the list refreshes itself while such rows are on screen. */
+export const isPending = (status: number) => status === TaskStatus.Queued || status === TaskStatus.Synthesizing;
+
+export function TaskStatusTag({ status, t }: { status: number; t: T }) {
+  return (
+    <Tag color={STATUS_COLORS[status]} size="small" bordered data-testid="task-status">
+      {t(`task.status.${status}` as 'task.status.1')}
+    </Tag>
+  );
+}
+
+export const lineTypeTag = (t: T, line: number) => (
+  <Tag size="small" color={line === LineType.Fast ? 'purple' : undefined}>
+    {t(`task.lineType.${line === LineType.Fast ? 1 : 0}`)}
+  </Tag>
+);
+
+export const usd = (quota: number) => <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatUsd(quota)}</span>;
+
+export function taskColumns(t: T, showOwner: boolean): TableColumnProps<Task>[] {
+  const columns: (TableColumnProps<Task> | false)[] = [
+    {
+      title: t('task.taskId'),
+      dataIndex: 'task_id',
+      width: 200,
+      render: (id: string) => (
+        <Space size={2}>
+          {/* CSS ellipsis keeps the whole id in the DOM (find-in-page, tests); the title shows it. */}
+          <span title={id} style={{ display: 'inline-block', maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'middle' }}>
+            {id}
+          </span>
+          <CopyButton fetch={id} />
+        </Space>
+      ),
+    },
+    showOwner && { title: t('task.userId'), dataIndex: 'user_id', width: 90 },
+    { title: t('task.appId'), dataIndex: 'app_id', width: 90 },
+    { title: t('task.model'), dataIndex: 'model', width: 160 },
+    { title: t('task.peopleId'), dataIndex: 'people_id', width: 130, ellipsis: true, render: (v: string) => v || '-' },
+    { title: t('task.lineType'), dataIndex: 'line_type', width: 80, render: (line: number) => lineTypeTag(t, line) },
+    { title: t('task.status'), dataIndex: 'status', width: 90, render: (status: number) => <TaskStatusTag status={status} t={t} /> },
+    { title: t('task.duration'), dataIndex: 'video_time', width: 80, align: 'right', render: (n: number) => (n ? t('task.seconds', { n }) : '-') },
+    { title: t('task.charged'), dataIndex: 'total_price', width: 110, align: 'right', render: (q: number, row) => <span data-testid={`task-charged-${row.id}`}>{usd(q)}</span> },
+    { title: t('task.reserved'), dataIndex: 'reserved', width: 110, align: 'right', render: (q: number) => usd(q) },
+    { title: t('task.audio'), dataIndex: 'audio_url', width: 80, render: (url: string, row) => <MediaLink url={url} label={t('task.open')} testId={`task-audio-${row.id}`} /> },
+    { title: t('task.video'), dataIndex: 'video_url', width: 80, render: (url: string, row) => <MediaLink url={url} label={t('task.open')} testId={`task-video-${row.id}`} /> },
+    { title: t('task.cover'), dataIndex: 'video_pic', width: 80, render: (url: string, row) => <Cover url={url} testId={`task-cover-${row.id}`} /> },
+    { title: t('task.errMsg'), dataIndex: 'err_msg', width: 180, ellipsis: true, render: (msg: string) => (msg ? <Typography.Text type="error">{msg}</Typography.Text> : '-') },
+    { title: t('task.createdAt'), dataIndex: 'created_at', width: 170 },
+    { title: t('task.completedAt'), dataIndex: 'completed_at', width: 170, render: (at: string) => at || '-' },
+  ];
+  return columns.filter((c): c is TableColumnProps<Task> => c !== false);
+}
+
+export function taskFilters(t: T, showOwner: boolean): FilterField[] {
+  const fields: (FilterField | false)[] = [
+    showOwner && { field: 'user_id', kind: 'number', label: t('task.userId') },
+    {
+      field: 'app_id',
+      kind: 'custom',
+      valueType: 'number',
+      label: t('task.app'),
+      render: () => <ResourceSelect<AppOption> prefix={APP_PREFIX} labelOf={(a) => `${a.name} (ID ${a.app_id})`} optionValue={(a) => a.app_id} placeholder={t('task.app.placeholder')} data-testid="filter-app_id" />,
+    },
+    { field: 'trace_id', kind: 'text', label: t('task.traceId') },
+    { field: 'task_id', kind: 'text', label: t('task.taskId') },
+    { field: 'people_id', kind: 'text', label: t('task.peopleId') },
+    { field: 'line_type', kind: 'select', valueType: 'number', label: t('task.lineType'), options: LINE_TYPES.map((l) => ({ value: l, label: t(`task.lineType.${l}`) })) },
+    { field: 'status', kind: 'select', valueType: 'number', label: t('task.status'), options: STATUSES.map((s) => ({ value: s, label: t(`task.status.${s}` as 'task.status.1') })) },
+    { field: 'created_at', kind: 'dateRange', label: t('task.createdAt') },
+  ];
+  return fields.filter((f): f is FilterField => f !== false);
+}

@@ -80,6 +80,7 @@ export class Snapshot {
   private unsubscribe: (() => void) | undefined;
   /** Resolves when the last scheduled refresh has been applied (tests wait on it). */
   settled: Promise<void> = Promise.resolve();
+  private applying: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: Ctx) {}
 
@@ -107,10 +108,18 @@ export class Snapshot {
       this.settled = new Promise((r) => (done = r));
       this.timer = setTimeout(() => {
         this.timer = undefined;
-        const work = [...this.pending];
-        this.pending.clear();
-        Promise.all(work.map(([t, ids]) => this.reload(t, ids === 'all' ? 'all' : [...ids])))
-          .catch((err: unknown) => this.ctx.log.error({ err }, 'gateway snapshot refresh failed'))
+        // One refresh at a time: a slow read of a whole table finishing after a newer read of some of
+        // its rows would otherwise put the older rows back.
+        this.applying = this.applying
+          .then(() => {
+            const work = [...this.pending];
+            this.pending.clear();
+            return Promise.all(work.map(([t, ids]) => this.reload(t, ids === 'all' ? 'all' : [...ids])));
+          })
+          .then(
+            () => undefined,
+            (err: unknown) => this.ctx.log.error({ err }, 'gateway snapshot refresh failed'),
+          )
           .finally(done);
       }, 20);
     }

@@ -7,6 +7,7 @@ import { ensureFirstAdmin } from './auth/accounts';
 import { purgeExpiredSessions } from './auth/sessions';
 import { createMemoryBus } from './bus/index';
 import { consoleApi } from './console/index';
+import { decorateRouteList } from './http/route-registry';
 import { Gateway } from './gateway/gateway';
 import { gatewayApi } from './gateway/index';
 import { createDb, migrateToLatest } from './db/index';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   });
 
   app.all('/health', async () => ({ status: 'ok' }));
+  decorateRouteList(app);
   await app.register(consoleApi, { prefix: '/api' });
   await app.register(gatewayApi, { prefix: '/v1', bodyLimit: config.gatewayBodyLimit, uploadBodyLimit: config.gatewayUploadLimit });
   await app.register(webConsole, { dist: config.webDist });

@@ -1,6 +1,7 @@
 // The console API scope: everything under /api, envelope errors, sessions and role guards.
 import type { FastifyInstance } from 'fastify';
 import { envelopeErrorHandler, envelopeNotFound } from '../http/envelope';
+import { collectRoutes } from '../http/route-registry';
 import { registerSessionAuth } from '../http/session';
 import { registerLicenseGuard } from '../license/state';
 import { licenseRoutes } from './license';
@@ -27,6 +28,7 @@ import { liveRateRoutes } from './live-rates';
 import { taskRoutes } from './task';
 
 export async function consoleApi(app: FastifyInstance) {
+  collectRoutes(app);
   app.setErrorHandler(envelopeErrorHandler);
   app.setNotFoundHandler(envelopeNotFound);
   registerSessionAuth(app);

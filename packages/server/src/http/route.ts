@@ -16,7 +16,7 @@ function define(method: 'GET' | 'POST') {
     app.route({
       method,
       url,
-      config: { roles: opts.roles, public: opts.public },
+      config: { roles: opts.roles, public: opts.public, inputSchema: opts.schema },
       handler: async (request, reply) => {
         const raw = method === 'GET' ? request.query : request.body;
         const input = opts.schema ? parse(opts.schema, raw, requestLocale(request)) : (raw as z.infer<S>);

@@ -119,6 +119,18 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
       { model: 'gpt-a', user: 3, call: 5, tokens: 151, spend: 1407, abnormal: 1 },
       { model: 'gpt-b', user: 1, call: 1, tokens: 5, spend: 50, abnormal: 0 },
     ]);
+    // The admin's ranking sums stat_model_day and counts users in stat_user_model_day: both follow the window.
+    expect(await top(a, 15, 'model')).toEqual([
+      { model: 'gpt-z', user: 1, call: 1, tokens: 1, spend: 10000, abnormal: 0 },
+      { model: 'gpt-c', user: 1, call: 1, tokens: 500, spend: 5000, abnormal: 0 },
+      { model: 'gpt-a', user: 3, call: 5, tokens: 151, spend: 1407, abnormal: 1 },
+      { model: 'gpt-b', user: 1, call: 1, tokens: 5, spend: 50, abnormal: 0 },
+    ]);
+    expect((await top(a, 1, 'model')).map((i: { model: string; user: number; call: number; spend: number }) => [i.model, i.user, i.call, i.spend])).toEqual([
+      ['gpt-z', 1, 1, 10000],
+      ['gpt-a', 3, 4, 407],
+      ['gpt-b', 1, 1, 50],
+    ]);
     expect((await top(r1, 7, 'model')).map((i: { model: string; user: number }) => [i.model, i.user])).toEqual([
       ['gpt-a', 2],
       ['gpt-b', 1],
@@ -141,6 +153,12 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
         { name: 'gpt-z', value: 1 },
       ],
     });
+    expect((await data(a, '/api/v1/dashboard/model/percent/30')).items).toEqual([
+      { name: 'gpt-a', value: 5 },
+      { name: 'gpt-b', value: 1 },
+      { name: 'gpt-c', value: 1 },
+      { name: 'gpt-z', value: 1 },
+    ]);
     expect(await data(u2, '/api/v1/dashboard/model/percent/15')).toEqual({ models: ['gpt-a', 'gpt-c'], items: [{ name: 'gpt-a', value: 1 }, { name: 'gpt-c', value: 1 }] });
     expect(await data(u2, '/api/v1/dashboard/model/percent/1')).toEqual({ models: ['gpt-a'], items: [{ name: 'gpt-a', value: 1 }] });
   });

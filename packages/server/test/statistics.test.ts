@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYS_CONFIG_DEFAULTS } from '@fastgate/core/sys-config';
 import type { Kysely } from 'kysely';
+import * as statModelDay from '../src/db/migrations/2026-11-22-15-stat-model-day';
 import { runStatistics } from '../src/jobs/statistics';
 import { statDateOf } from '../src/stats/dates';
 import { admin, dialects, startServer, type Client, type TestServer } from './helpers';
@@ -28,8 +29,24 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     db.selectFrom('stat_user_model_day').selectAll().where('user_id', '=', userId).where('stat_date', '=', date).where('model', '=', model).executeTakeFirst();
   const everything = async () => {
     const out: Record<string, unknown[]> = {};
-    for (const t of ['stat_user_day', 'stat_user_model_day', 'stat_app_day', 'stat_app_key_day']) out[t] = await db.selectFrom(t).selectAll().orderBy('id').execute();
+    for (const t of ['stat_user_day', 'stat_user_model_day', 'stat_model_day', 'stat_app_day', 'stat_app_key_day']) out[t] = await db.selectFrom(t).selectAll().orderBy('id').execute();
     return out;
+  };
+  /** stat_model_day's (model, day) keys and measures, in order. */
+  const modelDays = async () =>
+    (await db.selectFrom('stat_model_day').selectAll().orderBy('model').orderBy('stat_date').execute()).map((r) => ({ model: r.model, stat_date: r.stat_date, ...pick(r) }));
+  /** The installation-wide per-model table holds exactly the per-model sums of the per-user one. */
+  const expectModelDaysAgree = async () => {
+    const sums = await db
+      .selectFrom('stat_user_model_day')
+      .select(['model', 'stat_date', ...MEASURES.map((m) => db.fn.sum(m).as(m))])
+      .groupBy(['model', 'stat_date'])
+      .orderBy('model')
+      .orderBy('stat_date')
+      .execute();
+    const kept = await modelDays();
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(sums.map((r) => ({ model: r.model, stat_date: r.stat_date, ...pick(r) })));
   };
 
   it('sums calls, tokens, spend and abnormal calls per user, model, app and key and day in the configured zone', async () => {
@@ -71,6 +88,11 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     // No app, no key: no app or key row.
     expect(await db.selectFrom('stat_app_day').select('id').where('app_id', '=', 0).execute()).toEqual([]);
     expect(await db.selectFrom('stat_app_key_day').select('id').where('app_key_id', '=', '').execute()).toEqual([]);
+    // The whole installation per model and day: both users' gpt-a calls, the smart-match decision apart.
+    const days = await modelDays();
+    expect(days.find((d) => d.model === 'gpt-a' && d.stat_date === '2026-01-01')).toEqual({ model: 'gpt-a', stat_date: '2026-01-01', total: 5, tokens: 210, spend: 335, abnormal: 3, abnormal_spend: 30 });
+    expect(days.find((d) => d.model === 'gpt-decide')).toEqual({ model: 'gpt-decide', stat_date: '2026-01-01', total: 0, tokens: 10, spend: 10, abnormal: 0, abnormal_spend: 0 });
+    await expectModelDaysAgree();
   });
 
   it('adds only new rows on the next run; a run with nothing new changes nothing', async () => {
@@ -86,6 +108,7 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     expect(pick(await userDay(201, '2026-02-10'), ['models'])).toEqual({ total: 2, tokens: 7, spend: 121, abnormal: 0, abnormal_spend: 0, models: 2 });
     // The earlier days were not touched again.
     expect(pick(await userDay(101, '2026-01-01'))).toEqual({ total: 3, tokens: 200, spend: 245, abnormal: 2, abnormal_spend: 30 });
+    await expectModelDaysAgree();
   });
 
   it('reads a backlog in chunks of the configured limit and counts every row once', async () => {
@@ -98,6 +121,7 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     const sum = await db.selectFrom('stat_user_day').select([db.fn.sum('total').as('calls'), db.fn.sum('spend').as('spend')]).where('stat_date', '=', '2026-03-01').executeTakeFirstOrThrow();
     expect([Number(sum.calls), Number(sum.spend)]).toEqual([50, (49 * 50) / 2]);
     expect(Number((await userDay(300, '2026-03-01'))!.models)).toBe(4);
+    await expectModelDaysAgree();
     await a.post('/api/v1/sys/config/update', { action: 'statistics', statistics: { limit: SYS_CONFIG_DEFAULTS.statistics.limit } });
   });
 
@@ -118,6 +142,21 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     expect(await runStatistics(server.app.ctx)).toMatchObject({ rows: 1, locked: false });
     expect(pick(await userDay(400, '2026-04-01'))).toMatchObject({ total: 31, spend: 62 });
     expect(Number((await db.selectFrom('stat_cursors').select('lock_until').where('name', '=', 'call_logs').executeTakeFirstOrThrow()).lock_until)).toBe(0);
+    await expectModelDaysAgree();
+  });
+
+  it('backfills stat_model_day from the per-user statistics when the migration runs on an existing install', async () => {
+    const kept = await modelDays();
+    expect(kept.length).toBeGreaterThan(5);
+    await statModelDay.down(db);
+    await statModelDay.up(db);
+    expect(await modelDays()).toEqual(kept);
+    // The job goes on adding to the backfilled rows.
+    await insertLogs(server, [callLog({ user_id: 101, req_time: shanghai('2026-01-01 10:00:00'), total_price: 1000, prompt_tokens: 1 })]);
+    expect((await runStats(server)).rows).toBe(1);
+    const gptA = (await modelDays()).find((d) => d.model === 'gpt-a' && d.stat_date === '2026-01-01');
+    expect(gptA).toMatchObject({ total: 6, spend: 1335 });
+    await expectModelDaysAgree();
   });
 
   it('holds rows of other instances back by lagMs', async () => {

@@ -180,6 +180,7 @@ async function top(ctx: Ctx, session: Session, days: number, type: TopType): Pro
     return rows.map((r) => ({ user_id: num(r.user_id), app_id: num(r.app_id), app_key: String(r.app_key), ...measures(r) }));
   }
   if (type === 'model') {
+    if (session.role === 'admin') return topModelsOfAll(ctx, from, to);
     // Per (model, user) first, then per model: distinct users come out of a hash aggregate, which
     // is several times cheaper than count(distinct) on both databases.
     const perUser = inWindow('stat_user_model_day')
@@ -206,9 +207,37 @@ async function top(ctx: Ctx, session: Session, days: number, type: TopType): Pro
   return items;
 }
 
+/**
+ * The admin's model ranking: the sums from stat_model_day (~30 rows a day), then the distinct users of
+ * the ten ranked models only, from stat_user_model_day (its (model, stat_date, user_id) index). Per
+ * (model, user) first, then per model: PostgreSQL's hash aggregates beat its sorted count(distinct)
+ * when the table is not freshly vacuumed (29 vs 45 ms at 1M calls, 30 days).
+ */
+async function topModelsOfAll(ctx: Ctx, from: string, to: string): Promise<TopItem[]> {
+  const { db } = ctx;
+  const rows = await ranked(db.selectFrom('stat_model_day').where('stat_date', '>=', from).where('stat_date', '<=', to) as AnyQuery, 'model');
+  if (!rows.length) return [];
+  const pairs = db
+    .selectFrom('stat_user_model_day')
+    .select(['model', 'user_id'])
+    .where('model', 'in', rows.map((r) => String(r.model)))
+    .where('stat_date', '>=', from)
+    .where('stat_date', '<=', to)
+    .groupBy(['model', 'user_id']);
+  const users = await db
+    .selectFrom(pairs.as('x'))
+    .select((eb) => ['x.model', eb.fn.countAll().as('n')])
+    .groupBy('x.model')
+    .execute();
+  const byModel = new Map(users.map((u) => [u.model, num(u.n)]));
+  return rows.map((r) => ({ model: String(r.model), user: byModel.get(String(r.model)) ?? 0, ...measures(r) }));
+}
+
 async function modelPercent(ctx: Ctx, session: Session, days: number): Promise<ModelPercent> {
   const { from, to } = windowOf(ctx, days);
-  const rows = await statScope(ctx.db.selectFrom('stat_user_model_day'), session)
+  // The admin's share comes from the per-model table; the other scopes' rows are few.
+  const source = session.role === 'admin' ? (ctx.db.selectFrom('stat_model_day') as AnyQuery) : statScope(ctx.db.selectFrom('stat_user_model_day') as AnyQuery, session);
+  const rows = await source
     .where('stat_date', '>=', from)
     .where('stat_date', '<=', to)
     .select((eb) => ['model', eb.fn.sum('total').as('value')])
@@ -217,6 +246,6 @@ async function modelPercent(ctx: Ctx, session: Session, days: number): Promise<M
     .orderBy(sql`sum(total)`, 'desc')
     .orderBy('model')
     .execute();
-  const items = rows.map((r) => ({ name: r.model, value: num(r.value) }));
+  const items = rows.map((r) => ({ name: String(r.model), value: num(r.value) }));
   return { models: items.map((i) => i.name), items };
 }

@@ -94,6 +94,10 @@ export interface StatUserDayTable extends StatMeasures {
 export interface StatUserModelDayTable extends StatMeasures {
   model: string;
 }
+/** The whole installation per model and day (the admin's model ranking and share). */
+export interface StatModelDayTable extends Omit<StatMeasures, 'user_id' | 'rid'> {
+  model: string;
+}
 export interface StatAppDayTable extends StatMeasures {
   app_id: number;
 }
@@ -517,6 +521,7 @@ export interface Database {
   stat_cursors: StatCursorsTable;
   stat_user_day: StatUserDayTable;
   stat_user_model_day: StatUserModelDayTable;
+  stat_model_day: StatModelDayTable;
   stat_app_day: StatAppDayTable;
   stat_app_key_day: StatAppKeyDayTable;
   tasks: TasksTable;

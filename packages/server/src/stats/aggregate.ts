@@ -57,6 +57,7 @@ interface Owner {
 
 export type UserDelta = Owner & Measures;
 export type UserModelDelta = Owner & Measures & { model: string };
+export type ModelDelta = Measures & { stat_date: string; model: string };
 export type AppDelta = Owner & Measures & { app_id: number };
 export type AppKeyDelta = Owner & Measures & { app_id: number; app_key_id: string; creator: string };
 
@@ -64,6 +65,8 @@ export type AppKeyDelta = Owner & Measures & { app_id: number; app_key_id: strin
 export interface Deltas {
   users: Map<string, UserDelta>;
   userModels: Map<string, UserModelDelta>;
+  /** The whole installation per model and day: the sums of `userModels` over users. */
+  models: Map<string, ModelDelta>;
   apps: Map<string, AppDelta>;
   appKeys: Map<string, AppKeyDelta>;
 }
@@ -99,9 +102,9 @@ function bump<T extends Measures>(map: Map<string, T>, key: string, make: () => 
   return entry;
 }
 
-/** Sums rows per (user, day), (user, model, day), (app, day) and (app key, day); the day is req_time's in `timeZone`. */
+/** Sums rows per (user, day), (user, model, day), (model, day), (app, day) and (app key, day); the day is req_time's in `timeZone`. */
 export function aggregate(rows: readonly StatSourceRow[], timeZone: string): Deltas {
-  const out: Deltas = { users: new Map(), userModels: new Map(), apps: new Map(), appKeys: new Map() };
+  const out: Deltas = { users: new Map(), userModels: new Map(), models: new Map(), apps: new Map(), appKeys: new Map() };
   for (const row of rows) {
     const m = measuresOf(row);
     const stat_date = statDateOf(Number(row.req_time), timeZone);
@@ -109,6 +112,7 @@ export function aggregate(rows: readonly StatSourceRow[], timeZone: string): Del
     // The latest rid wins (rows come in write order), so a user moved to another reseller follows it.
     bump(out.users, `${row.user_id}|${stat_date}`, () => ({ ...owner(), ...emptyMeasures() }), m).rid = row.rid;
     bump(out.userModels, `${row.user_id}|${stat_date}|${row.model}`, () => ({ ...owner(), model: row.model, ...emptyMeasures() }), m).rid = row.rid;
+    bump(out.models, `${row.model}|${stat_date}`, () => ({ stat_date, model: row.model, ...emptyMeasures() }), m);
     // Calls refused before an app was known carry no app (0) or key (''): they belong to no ranking.
     if (row.app_id) bump(out.apps, `${row.app_id}|${stat_date}`, () => ({ ...owner(), app_id: row.app_id, ...emptyMeasures() }), m).rid = row.rid;
     if (row.app_key_id) {

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema';
 import { newId } from '../http/ids';
 import type { Deltas, Measures } from './aggregate';
 
-type StatTable = 'stat_user_day' | 'stat_user_model_day' | 'stat_app_day' | 'stat_app_key_day';
+type StatTable = 'stat_user_day' | 'stat_user_model_day' | 'stat_model_day' | 'stat_app_day' | 'stat_app_key_day';
 type Trx = Transaction<Database>;
 
 /** Rows per INSERT: ~15 parameters each stays far below both databases' parameter limits. */
@@ -36,6 +36,7 @@ async function upsert<T extends StatTable>(trx: Trx, table: T, rows: object[], u
 
 export async function writeDeltas(trx: Trx, deltas: Deltas, now: number): Promise<void> {
   await upsert(trx, 'stat_user_model_day', [...deltas.userModels.values()], ['user_id', 'stat_date', 'model'], ['rid'], now);
+  await upsert(trx, 'stat_model_day', [...deltas.models.values()], ['model', 'stat_date'], [], now);
   await upsert(trx, 'stat_user_day', [...deltas.users.values()].map((d) => ({ ...d, models: 0 })), ['user_id', 'stat_date'], ['rid'], now);
   await upsert(trx, 'stat_app_day', [...deltas.apps.values()], ['app_id', 'stat_date'], ['user_id', 'rid'], now);
   await upsert(trx, 'stat_app_key_day', [...deltas.appKeys.values()], ['app_key_id', 'stat_date'], ['user_id', 'rid', 'app_id', 'creator'], now);

@@ -10,6 +10,7 @@ import * as vipLicense from './2026-11-22-08-vip-license';
 import * as statsTasks from './2026-11-22-09-stats-tasks';
 import * as taskSettlement from './2026-11-22-13-task-settlement';
 import * as callLogsUserModel from './2026-11-22-14-call-logs-user-model';
+import * as statModelDay from './2026-11-22-15-stat-model-day';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-09-stats-tasks': statsTasks,
   '2026-11-22-13-task-settlement': taskSettlement,
   '2026-11-22-14-call-logs-user-model': callLogsUserModel,
+  '2026-11-22-15-stat-model-day': statModelDay,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,7 @@
 import { Alert, Button, Card, Descriptions, Spin, Table, Typography } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { BillDetail, ModelStat } from '@fastgate/core/entities/finance';
-import { formatUsd } from '@fastgate/core/money';
+import { usd } from '../../components/Usd';
 import { routePath } from '../../app/navigation';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
@@ -12,7 +12,6 @@ import { BILL_PREFIX } from './api';
 import locale from './locale';
 
 const num = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{(v ?? 0).toLocaleString()}</span>;
-const usd = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatUsd(v ?? 0)}</span>;
 
 export default function BillDetailPage() {
   const t = usePageLocale(locale);

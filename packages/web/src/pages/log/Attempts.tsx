@@ -2,7 +2,8 @@
 import { Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import type { CallLogAttempt } from '@fastgate/core/entities/call-log';
 import { MaskedKey } from '../../components/MaskedKey';
-import { LogStatusTag, ms, usd, type T } from './columns';
+import { usd } from '../../components/Usd';
+import { LogStatusTag, ms, type T } from './columns';
 
 export function Attempts({ attempts, current, admin, t }: { attempts: CallLogAttempt[]; current: string; admin: boolean; t: T }) {
   const columns: (TableColumnProps<CallLogAttempt> | false)[] = [

@@ -4,8 +4,8 @@ import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-
 import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
 import { LOG_KIND_TYPES, LogStatus, type CallLogRow, type LogKind } from '@fastgate/core/entities/call-log';
 import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
-import { formatUsd } from '@fastgate/core/money';
-import { CopyButton } from '../../components/CopyButton';
+import { usd } from '../../components/Usd';
+import { CopyableId } from '../../components/CopyableId';
 import { MaskedKey } from '../../components/MaskedKey';
 import { ModelSelect } from '../../components/ModelSelect';
 import { ResourceSelect } from '../../components/ResourceSelect';
@@ -41,7 +41,6 @@ export function LogStatusTag({ status, t }: { status: number; t: T }) {
   );
 }
 
-export const usd = (quota: number) => <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatUsd(quota)}</span>;
 
 export const ms = (t: T, n: number | undefined) => <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{t('log.ms', { n: n ?? 0 })}</span>;
 
@@ -55,15 +54,7 @@ export function logColumns(t: T, kind: LogKind, viewer: Viewer, copyCreator: (id
       title: t('log.traceId'),
       dataIndex: 'trace_id',
       width: 150,
-      render: (trace: string) => (
-        <Space size={2}>
-          {/* CSS ellipsis keeps the whole id in the DOM (find-in-page, tests); the title shows it. */}
-          <span title={trace} style={{ display: 'inline-block', maxWidth: 110, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'middle' }}>
-            {trace}
-          </span>
-          <CopyButton fetch={trace} />
-        </Space>
-      ),
+      render: (trace: string) => <CopyableId id={trace} maxWidth={110} />,
     },
     showOwner && { title: t('log.userId'), dataIndex: 'user_id', width: 90 },
     { title: t('log.appId'), dataIndex: 'app_id', width: 90 },

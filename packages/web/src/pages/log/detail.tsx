@@ -11,7 +11,8 @@ import { useResourceDetail } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
 import { logApi, logPrefix } from './api';
 import { Attempts } from './Attempts';
-import { LogStatusTag, ms, usd, type T, type Viewer } from './columns';
+import { usd } from '../../components/Usd';
+import { LogStatusTag, ms, type T, type Viewer } from './columns';
 import locale from './locale';
 import { hasMessages, messageTurns } from './messages';
 

@@ -1,10 +1,10 @@
 // Columns and search fields of the task lists (SPEC §3 Task, §4 task status; reference §1.8 pattern),
 // one set for the three kinds.
-import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
 import { LineType, TaskStatus, type Task } from '@fastgate/core/entities/task';
-import { formatUsd } from '@fastgate/core/money';
-import { CopyButton } from '../../components/CopyButton';
+import { usd } from '../../components/Usd';
+import { CopyableId } from '../../components/CopyableId';
 import { ResourceSelect } from '../../components/ResourceSelect';
 import type { FilterField } from '../../components/SearchForm';
 import type locale from './locale';
@@ -39,7 +39,6 @@ export const lineTypeTag = (t: T, line: number) => (
   </Tag>
 );
 
-export const usd = (quota: number) => <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatUsd(quota)}</span>;
 
 export function taskColumns(t: T, showOwner: boolean): TableColumnProps<Task>[] {
   const columns: (TableColumnProps<Task> | false)[] = [
@@ -47,15 +46,7 @@ export function taskColumns(t: T, showOwner: boolean): TableColumnProps<Task>[] 
       title: t('task.taskId'),
       dataIndex: 'task_id',
       width: 200,
-      render: (id: string) => (
-        <Space size={2}>
-          {/* CSS ellipsis keeps the whole id in the DOM (find-in-page, tests); the title shows it. */}
-          <span title={id} style={{ display: 'inline-block', maxWidth: 160, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'middle' }}>
-            {id}
-          </span>
-          <CopyButton fetch={id} />
-        </Space>
-      ),
+      render: (id: string) => <CopyableId id={id} maxWidth={160} />,
     },
     showOwner && { title: t('task.userId'), dataIndex: 'user_id', width: 90 },
     { title: t('task.appId'), dataIndex: 'app_id', width: 90 },

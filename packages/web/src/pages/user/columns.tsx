@@ -1,7 +1,7 @@
 // Columns and search fields of the user and reseller lists (reference §3.1). Money shows in dollars.
 import { Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import type { ManagedUser, Reseller } from '@fastgate/core/entities/user';
-import { formatUsd } from '@fastgate/core/money';
+import { usd } from '../../components/Usd';
 import type { FilterField } from '../../components/SearchForm';
 import type locale from './locale';
 
@@ -9,7 +9,6 @@ export type Kind = 'user' | 'reseller';
 type Key = keyof (typeof locale)['zh-CN'];
 export type T = (key: Key, vars?: Record<string, string | number>) => string;
 
-export const usd = (quota: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{formatUsd(quota)}</span>;
 
 export function accountColumns(t: T, kind: Kind, showReseller: boolean): TableColumnProps<ManagedUser>[] {
   return [

@@ -6,7 +6,8 @@ import { RESELLER_PREFIX, USER_PREFIX, type Reseller } from '@fastgate/core/enti
 import { routePath } from '../../app/navigation';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { usd, type Kind } from './columns';
+import { usd } from '../../components/Usd';
+import { type Kind } from './columns';
 import locale from './locale';
 
 const tags = (items: string[]) => (items.length ? <Space wrap>{items.map((x) => <Tag key={x}>{x}</Tag>)}</Space> : '-');

@@ -9,6 +9,7 @@ export const messages = {
   'common.bad_json': ['请求体不是有效的 JSON', 'The request body is not valid JSON'],
   'common.body_too_large': ['请求体过大', 'The request body is too large'],
   'common.invalid_field': ['参数 {field} 不正确: {detail}', 'Invalid field {field}: {detail}'],
+  'common.bad_text': ['含有无法保存的字符 (NUL 或不成对的代理项)', 'contains characters that cannot be stored (NUL or an unpaired surrogate)'],
   'common.xsrf': ['XSRF 校验失败, 请刷新页面后重试', 'XSRF check failed, please reload the page and try again'],
   'common.record_not_found': ['记录不存在', 'Record not found'],
   'common.unknown_ref': ['参数 {field} 引用的记录不存在: {ids}', 'Field {field} refers to records that do not exist: {ids}'],

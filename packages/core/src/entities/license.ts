@@ -1,6 +1,6 @@
 // License: what an installation may run (users, apps, nodes, expiry), signed with Ed25519 (SPEC §3 "License").
 import { z } from 'zod';
-import { boolFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { INT4_MAX, boolFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField } from '../schemas/usage-limits';
 import { emailField } from '../schemas/fields';
 
@@ -40,7 +40,7 @@ const licenseBase = z.object({
 export const licenseCreateSchema = licenseBase;
 export type LicenseCreate = z.infer<typeof licenseCreateSchema>;
 export const licenseUpdateSchema = licenseBase.extend({ id: idField });
-export const licensePageSchema = pageSchema.extend({ name: textFilter, email: textFilter, type: z.coerce.number().int().optional(), is_node_visible: boolFilter, status: statusFilter });
+export const licensePageSchema = pageSchema.extend({ name: textFilter, email: textFilter, type: z.coerce.number().int().min(0).max(INT4_MAX).optional(), is_node_visible: boolFilter, status: statusFilter });
 
 /** The secret key: at least a prefix, a payload and a signature; the server says "must be complete" otherwise. */
 export const licenseInstallSchema = z.object({ secret_key: z.string().trim().min(1).max(20_000) });

@@ -1,6 +1,6 @@
 // Model: what clients ask the gateway for, its prices and its routing (reference §3.5, SPEC §3, §4).
 import { z } from 'zod';
-import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { INT4_MAX, dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { forwardConfigSchema, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
 import { modelQuotasSchema, type ModelQuotas } from './model-quota';
 
@@ -118,7 +118,7 @@ export const modelPageSchema = pageSchema.extend({
 /** `POST /model/permissions`: the models granted to one record (reference §3.5). */
 export const MODEL_PERMISSION_ACTIONS = ['user', 'app', 'key', 'agent', 'fallback', 'group'] as const;
 export const modelPermissionsSchema = z.object({
-  id: z.union([idField, z.number().int().min(1).transform(String)]),
+  id: z.union([idField, z.number().int().min(1).max(INT4_MAX).transform(String)]),
   action: z.enum(MODEL_PERMISSION_ACTIONS),
   corp: z.string().trim().max(32).optional(),
   name: textFilter,

@@ -2,7 +2,7 @@
 // of one domain. Admins manage all; a reseller only the configs it owns (user_id = its user_id).
 import { z } from 'zod';
 import type { PublicSiteConfig } from '../site';
-import { idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
+import { INT4_MAX, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 
 export const SITE_CONFIG_PREFIX = '/sys/site';
 
@@ -75,7 +75,7 @@ export const siteConfigUpdateSchema = siteConfigCreateSchema.extend({ id: idFiel
 export type SiteConfigInput = z.infer<typeof siteConfigCreateSchema>;
 
 export const siteConfigPageSchema = pageSchema.extend({
-  user_id: z.coerce.number().int().min(0).optional(),
+  user_id: z.coerce.number().int().min(0).max(INT4_MAX).optional(),
   register_tips: textFilter,
   logo: textFilter,
   domain: textFilter,

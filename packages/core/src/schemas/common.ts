@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { Status } from '../constants';
 
 export const idField = z.string().trim().min(1).max(32);
+/** The largest value of an `integer` column (PostgreSQL int4): numeric ids and filters stay within it. */
+export const INT4_MAX = 2_147_483_647;
 export const statusField = z.union([z.literal(Status.Normal), z.literal(Status.Disabled)]);
 export const remarkField = z.string().trim().max(500);
 /** Names and codes of apps, agents and corps: at most 100 characters (SPEC §5). */
@@ -15,7 +17,8 @@ export const statusFilter = z.union([z.literal(0), statusField]).optional();
 export const dateRangeFilter = z.array(z.string().max(19)).length(2).optional();
 
 export const pageSchema = z.object({
-  current: z.coerce.number().int().min(1).default(1),
+  // A million pages of 1000 rows: the offset stays a safe integer on both databases.
+  current: z.coerce.number().int().min(1).max(1_000_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(1000).default(20),
 });
 export type PageInput = z.infer<typeof pageSchema>;

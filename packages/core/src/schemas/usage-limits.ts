@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { parseIpList } from '../ip-list';
 import { usdToQuota } from '../money';
-import { idField } from './common';
+import { INT4_MAX, idField } from './common';
 
 /** Integer quota units (SPEC §9); never negative, exact up to 2^53. */
 export const quotaField = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -11,7 +11,9 @@ export const quotaField = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const usdBelowFilter = z
   .union([z.number().min(0), z.string().trim().regex(/^(\d+(\.\d*)?)?$/)])
   .optional()
-  .transform((v) => (v === undefined || v === '' ? undefined : usdToQuota(Number(v))));
+  .transform((v) => (v === undefined || v === '' ? undefined : usdToQuota(Number(v))))
+  // Past any balance (and PostgreSQL's bigint): refused here, not by the database.
+  .refine((v) => v === undefined || Number.isSafeInteger(v), `<= ${Number.MAX_SAFE_INTEGER}`);
 
 /** A real calendar time: "2031-13-45" matches the pattern but is no date. */
 function isCalendarTime(text: string): boolean {
@@ -51,12 +53,13 @@ export const ipListField = z
 
 /** Numeric `user_id` / `app_id` filters: a number or digits; 0 or "" = no filter. */
 export const ownerIdFilter = z
-  .union([z.number().int().min(0), z.string().trim().regex(/^\d{0,15}$/)])
+  .union([z.number().int().min(0).max(INT4_MAX), z.string().trim().regex(/^\d{0,15}$/)])
   .optional()
-  .transform((v) => (v === undefined || v === '' || Number(v) === 0 ? undefined : Number(v)));
+  .transform((v) => (v === undefined || v === '' || Number(v) === 0 ? undefined : Number(v)))
+  .refine((v) => v === undefined || v <= INT4_MAX, `<= ${INT4_MAX}`);
 
 /** A record's owner on create: A/R name it, a user's own id is implied (reference §3.2). */
-export const ownerIdField = z.number().int().min(1).max(2_147_483_647);
+export const ownerIdField = z.number().int().min(1).max(INT4_MAX);
 
 /** One id or several: `models` filters match records holding any of them. */
 export const idsFilter = z

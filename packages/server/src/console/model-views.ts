@@ -1,6 +1,7 @@
 // Read-only model views for every role: the corp → type → model tree of the pickers, and the models
 // granted to one record (`/model/permissions`, reference §3.5). Non-admins only see models they may use.
 import { ANY_ROLE, Status } from '@fastgate/core/constants';
+import { INT4_MAX } from '@fastgate/core/schemas/common';
 import { MODEL_PREFIX, MODEL_TYPE_LABELS, modelPermissionsSchema, type ModelListItem, type ModelTreeNode, type ModelTypeValue } from '@fastgate/core/entities/model';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
@@ -24,7 +25,8 @@ async function grantedIds(c: Caller, action: string, id: string): Promise<string
   const me = c.session.user;
   const role = c.session.role;
   const byId = (table: string, numeric?: string) =>
-    db.selectFrom(table).selectAll().where((eb) => (numeric && /^\d{1,15}$/.test(id) ? eb.or([eb('id', '=', id), eb(numeric, '=', Number(id))]) : eb('id', '=', id)));
+    // A numeric id may also be a user_id / app_id (integer columns: larger numbers are no such id).
+    db.selectFrom(table).selectAll().where((eb) => (numeric && /^\d{1,10}$/.test(id) && Number(id) <= INT4_MAX ? eb.or([eb('id', '=', id), eb(numeric, '=', Number(id))]) : eb('id', '=', id)));
   // Scope: admin any; reseller itself, its users and their apps/keys; user itself and its own apps/keys.
   const owners = async (): Promise<number[] | undefined> => {
     if (role === 'admin') return undefined;

@@ -1,6 +1,7 @@
 // Call-log rows (SPEC §3): one per upstream attempt. Secrets never reach them: the provider key and
 // the app key appear masked only.
 import type { NewCallLog } from '../db/schema';
+import { storableRow } from '../db/text';
 import { newId } from '../http/ids';
 import type { Caller } from './admit';
 import type { Route } from './pick';
@@ -46,7 +47,8 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
   const now = Date.now();
   const total = performance.now() - plan.started;
   const keep = snapshot.sys.log.open ? snapshot.sys.log.chat_records : [];
-  return {
+  // Prompts, model names and upstream texts are what clients and upstreams sent: one NUL must not fail the ledger's batch.
+  return storableRow({
     id: newId(),
     trace_id: plan.traceId,
     attempt: index,
@@ -96,5 +98,5 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
     prompt: keep.includes('prompt') ? plan.prompt.slice(0, 20_000) : '',
     completion: keep.includes('completion') ? (a.completion ?? '').slice(0, 20_000) : '',
     messages: keep.includes('messages') ? plan.messages.slice(0, 100_000) : '',
-  };
+  });
 }

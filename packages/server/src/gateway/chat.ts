@@ -12,7 +12,7 @@ import type { Gateway } from './gateway';
 import { applyPreset } from './resolve';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
 import { formatEvent, readEvents } from './sse';
-import { badUpstreamBody, brokenStream, emptyStream, isFailed, readJson, sendOrFail, SseOut } from './relay';
+import { badUpstreamBody, brokenStream, emptyStream, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
 import type { SnapModel } from './snapshot';
 
 /** The shape checks a chat body needs before anything else reads it. */
@@ -108,8 +108,9 @@ export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: 
       const step: StreamStep = adapter.chat.parseStreamEvent(event, state);
       if (step.usage) usage = { ...usage, ...step.usage };
       if (step.error) {
-        if (!sse.started) return { kind: 'failed', error: step.error };
-        midError = step.error.message;
+        const error = { ...step.error, message: withoutKey(ctx.route.key, step.error.message) };
+        if (!sse.started) return { kind: 'failed', error };
+        midError = error.message;
         break;
       }
       for (const chunk of step.chunks) {

@@ -13,7 +13,7 @@ import { CallStatus } from './call-log';
 import { invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { expectTypes, parseJsonBody, sendPassthrough } from './passthrough';
-import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, SseOut } from './relay';
+import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, SseOut, withoutKey } from './relay';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
 import { formatEvent, readEvents } from './sse';
 
@@ -88,7 +88,7 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: CompletionB
       const chunk = tryParse(event.data);
       if (!isRecord(chunk)) continue;
       if (chunk.error !== undefined && chunk.choices === undefined) {
-        const error = mapOpenAIError(500, event.data);
+        const error = mapOpenAIError(500, withoutKey(ctx.route.key, event.data));
         if (!sse.started) return failure(error);
         midError = error.message;
         break;

@@ -19,7 +19,7 @@ import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { anthropicErrorEvent } from './messages-errors';
-import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, sendOrFail, SseOut } from './relay';
+import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
 import { formatEvent, readEvents } from './sse';
 
@@ -74,10 +74,10 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
       const json = asRecord(tryParse(event.data));
       if (json.type === 'error' || event.event === 'error') {
         const err = asRecord(json.error);
-        const message = str(err.message) ?? event.data;
+        const message = withoutKey(ctx.route.key, str(err.message) ?? event.data);
         if (!sse.started) return failure({ status: statusOfErrorType(str(err.type)), type: str(err.type) ?? 'api_error', code: null, message });
         midError = message;
-        await sse.write(formatEvent(event.data, 'error'));
+        await sse.write(formatEvent(withoutKey(ctx.route.key, event.data), 'error'));
         break;
       }
       usage = messagesStreamUsage(event, counted) ?? usage;

@@ -9,12 +9,20 @@ import { UpstreamFailure, type UpstreamReply } from './upstream';
 
 export const failure = (error: UpstreamError): Failed => ({ kind: 'failed', error });
 
+/**
+ * An upstream's own text with the key it was sent replaced by the key's mask: some providers echo the
+ * key in their errors, and those texts reach the client, the call log and the server log.
+ */
+export function withoutKey(key: { key: string; key_mask: string }, text: string): string {
+  return key.key && text.includes(key.key) ? text.split(key.key).join(key.key_mask) : text;
+}
+
 export const badUpstreamBody = (): Failed =>
   failure({ status: 502, type: 'upstream_error', code: 'bad_upstream_response', message: 'The upstream answered with a body the gateway could not read.' });
 
 /** Reads an error answer into a Failed, in the route family's error vocabulary. */
 export async function failedAnswer(ctx: AttemptContext, status: number, body: { text(): Promise<string> }): Promise<Failed> {
-  const text = await body.text().catch(() => '');
+  const text = withoutKey(ctx.route.key, await body.text().catch(() => ''));
   return failure(providers[ctx.route.family].mapError(status, text));
 }
 

@@ -8,6 +8,7 @@ import type { AccountRef } from '../billing/ledger';
 import { finalTaskPrice, type TaskPrice } from '../billing/task-price';
 import type { Ctx } from '../context';
 import type { NewCallLog, TaskRow } from '../db/schema';
+import { storable, storableRow } from '../db/text';
 import { isRecord, tryParse } from '../providers/shape';
 import { CallStatus } from './call-log';
 import type { Gateway } from './gateway';
@@ -37,11 +38,12 @@ export async function endTask(ctx: Ctx, gw: Gateway, task: TaskRow, end: TaskEnd
   const settlement = readSettlement(task.settlement);
   const completed = end.status === TaskStatus.Completed;
   const final = completed && settlement ? finalTaskPrice(settlement.price, end.video_time) : 0;
-  const errMsg = completed ? '' : end.err_msg.slice(0, 2000);
+  // The upstream's texts: stored as the database can keep them (db/text.ts).
+  const errMsg = completed ? '' : storable(end.err_msg.slice(0, 2000));
   const res = await ctx.db
     .updateTable('tasks')
     .set({
-      ...(completed ? { audio_url: end.audio_url, video_url: end.video_url, video_pic: end.video_pic, video_time: end.video_time } : {}),
+      ...(completed ? { audio_url: storable(end.audio_url), video_url: storable(end.video_url), video_pic: storable(end.video_pic), video_time: end.video_time } : {}),
       status: end.status,
       err_msg: errMsg,
       total_price: final,
@@ -61,7 +63,7 @@ export async function endTask(ctx: Ctx, gw: Gateway, task: TaskRow, end: TaskEnd
   }
   const keep = gw.snapshot.sys.log.open ? gw.snapshot.sys.log.chat_records : [];
   const totalTime = Math.max(0, now - task.created_at);
-  const log: NewCallLog = {
+  const log: NewCallLog = storableRow({
     ...settlement.log,
     status: completed ? CallStatus.Success : CallStatus.Failed,
     total_price: final,
@@ -69,7 +71,7 @@ export async function endTask(ctx: Ctx, gw: Gateway, task: TaskRow, end: TaskEnd
     duration: Math.max(0, totalTime - (settlement.log.conn_time ?? 0)),
     err_msg: errMsg,
     completion: completed && keep.includes('completion') ? [end.audio_url, end.video_url].filter(Boolean).join('\n') : '',
-  };
+  });
   gw.ledger.adjust(settlement.accounts, final - task.reserved, [log]);
   // Not on a request path: write now rather than within the batch interval.
   await gw.ledger.flush();

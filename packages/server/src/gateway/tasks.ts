@@ -10,6 +10,7 @@ import { TASK_KINDS, TASK_STATUS_NAMES, TaskStatus, taskSubmitSchema, type Gatew
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { estimateTask, taskPrice, type TaskPrice } from '../billing/task-price';
 import type { NewCallLog, TaskRow } from '../db/schema';
+import { storableRow } from '../db/text';
 import { newId } from '../http/ids';
 import { providers } from '../providers/index';
 import { admit } from './admit';
@@ -117,7 +118,8 @@ export async function submitTask(gw: Gateway, request: FastifyRequest, reply: Fa
     const now = Date.now();
     const timeout = gw.snapshot.sys.digital_human.task_timeout;
     const settlement: TaskSettlement = { accounts: call.accounts, price, log };
-    const row: TaskRow = {
+    // The client's texts (people_id, model) are stored as the database can keep them.
+    const row: TaskRow = storableRow({
       id: newId(),
       task_id: `task_${randomUUID().replace(/-/g, '')}`,
       kind,
@@ -153,7 +155,7 @@ export async function submitTask(gw: Gateway, request: FastifyRequest, reply: Fa
       completed_at: 0,
       created_at: call.reqTime,
       updated_at: now,
-    };
+    });
     await db.insertInto('tasks').values(row).execute();
     // The estimate becomes a real charge, written before the caller hears of the task.
     gw.ledger.settle(reservation, reserved, logs);
@@ -171,8 +173,9 @@ export async function submitTask(gw: Gateway, request: FastifyRequest, reply: Fa
 export async function getTask(gw: Gateway, request: FastifyRequest): Promise<GatewayTask> {
   const caller = admit(gw.snapshot, request);
   const id = (request.params as { '*': string })['*'];
+  // Ours are `task_<hex>`: anything else (a NUL, a path) is unknown without asking the database.
   const row =
-    id.length <= 64
+    /^[\w-]{1,64}$/.test(id)
       ? await request.server.ctx.db.selectFrom('tasks').selectAll().where('task_id', '=', id).where('user_id', '=', caller.user.user_id).executeTakeFirst()
       : undefined;
   if (!row) throw new GatewayError(404, 'task_not_found', `No task found with id '${id.slice(0, 64)}'.`);

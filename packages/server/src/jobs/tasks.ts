@@ -10,8 +10,8 @@ import { Cron } from 'croner';
 import type { Ctx } from '../context';
 import type { TaskRow } from '../db/schema';
 import type { Gateway } from '../gateway/gateway';
-import { readJson } from '../gateway/relay';
-import type { Snapshot } from '../gateway/snapshot';
+import { readJson, withoutKey } from '../gateway/relay';
+import type { SnapKey, Snapshot } from '../gateway/snapshot';
 import { endTask } from '../gateway/task-settlement';
 import { UpstreamFailure, type UpstreamReply } from '../gateway/upstream';
 import { providers } from '../providers/index';
@@ -24,7 +24,7 @@ const CONCURRENCY = 8;
 /** A poll is a small GET: it should not wait as long as a generation may (base.short_timeout). */
 const POLL_TIMEOUT_MS = 30_000;
 
-type Where = { target: UpstreamTarget; family: ProviderFamily; adapter: TaskAdapter } | { missing: string };
+type Where = { target: UpstreamTarget; family: ProviderFamily; adapter: TaskAdapter; key: SnapKey } | { missing: string };
 
 /** Where the task lives: its agent's (or model's) base URL and the key that submitted it. */
 function whereIs(snapshot: Snapshot, task: TaskRow): Where {
@@ -39,7 +39,7 @@ function whereIs(snapshot: Snapshot, task: TaskRow): Where {
   const family = familyOfCorpCode(corp?.code ?? '');
   const adapter = providers[family].tasks;
   if (!adapter) return { missing: 'the provider of this task has no task API' };
-  return { target: { baseUrl, path: '', key: key.key, model: '' }, family, adapter };
+  return { target: { baseUrl, path: '', key: key.key, model: '' }, family, adapter, key };
 }
 
 /** Polls one claimed task; true when it ended. */
@@ -63,7 +63,7 @@ async function pollOne(ctx: Ctx, gw: Gateway, task: TaskRow, now: number): Promi
     return false;
   }
   if (res.status >= 400) {
-    const text = await res.body.text().catch(() => '');
+    const text = withoutKey(where.key, await res.body.text().catch(() => ''));
     // The provider does not know the task (any more): it will never finish.
     if (res.status === 404) return endTask(ctx, gw, task, { status: TaskStatus.Failed, err_msg: 'The provider no longer knows this task.' }, now);
     ctx.log.warn({ task: task.task_id, status: res.status, error: providers[where.family].mapError(res.status, text).message }, 'polling an async task failed');
@@ -87,7 +87,7 @@ async function pollOne(ctx: Ctx, gw: Gateway, task: TaskRow, now: number): Promi
       // Whole seconds, rounded up: the stored duration is the one billed.
       return endTask(ctx, gw, task, { status: TaskStatus.Completed, audio_url: state.audio_url, video_url: state.video_url, video_pic: state.cover_url, video_time: Math.ceil(state.duration) }, now);
     case 'failed':
-      return endTask(ctx, gw, task, { status: TaskStatus.Failed, err_msg: state.error }, now);
+      return endTask(ctx, gw, task, { status: TaskStatus.Failed, err_msg: withoutKey(where.key, state.error) }, now);
   }
 }
 

@@ -17,6 +17,10 @@ import { startNotices } from './jobs/notices';
 import { statisticsJob } from './jobs/statistics';
 import { taskPollingJob } from './jobs/tasks';
 import { createMailer } from './mail/mailer';
+import { redisMode } from './redis/mode';
+import { registerOperations } from './ops/index';
+import { loggingOptions, REQUEST_ID_LABEL } from './ops/logging';
+import { Metrics } from './ops/metrics';
 import { XSRF_COOKIE } from './http/session';
 import { createSecrets, loadMasterKey } from './security/secrets';
 import { randomToken } from './security/tokens';
@@ -28,20 +32,27 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, opts: BuildOptions = {}) {
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    // JSON lines with the request's id (the gateway's trace id) and secrets censored (ops/logging.ts).
+    ...loggingOptions(config.logLevel, opts.logger),
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: true,
     // Keys, passwords and tokens never reach the log through headers.
-    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' }),
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug', requestIdLogLabel: REQUEST_ID_LABEL }),
+    // While shutting down, a request that still arrives on an open connection is served (and the
+    // connection closed after it) rather than refused with 503: a balancer would not retry a POST.
+    return503OnClosing: false,
   });
 
   const { db, dialect } = createDb(config);
   const secrets = createSecrets(loadMasterKey(config));
-  const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log), bus: createMemoryBus(), log: app.log };
+  const metrics = new Metrics();
+  // REDIS_URL: bus, rate limits, balances and the session cache shared by every instance (redis/mode.ts).
+  const redis = config.redisUrl ? await redisMode(config, app.log) : undefined;
+  const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log), bus: redis?.bus ?? createMemoryBus(), log: app.log, metrics, redis: redis?.conn };
   app.decorate('ctx', ctx);
   // The gateway reads its config from memory, loaded after the migrations; on close it writes its last
   // charges and call logs before the database goes.
-  const gateway = new Gateway(ctx);
+  const gateway = new Gateway(ctx, { limiter: redis?.limiter });
   app.decorate('gateway', gateway);
   // Daily at 2:00; it only reads the database when it fires, long after start-up.
   const housekeeping = startHousekeeping(ctx);
@@ -55,6 +66,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   // Async task polling every 5 seconds (jobs/tasks.ts), started once the gateway's snapshot is loaded.
   const taskPolling = taskPollingJob(ctx, gateway);
   app.addHook('onClose', async () => {
+    await redis?.stop();
     await statistics.stop();
     await taskPolling.stop();
     housekeeping.stop();
@@ -63,6 +75,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     await gateway.close();
     ctx.mailer.close();
     await ctx.bus.close();
+    await redis?.quit();
     await db.destroy();
   });
 
@@ -70,6 +83,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await ensureFirstAdmin(ctx);
   await purgeExpiredSessions(ctx);
   await gateway.start();
+  redis?.start(ctx, gateway.snapshot);
   statistics.start();
   taskPolling.start();
 
@@ -81,6 +95,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     }
   });
 
+  // Request ids, metrics and the access log for every route below; /ready, /metrics, /api/docs.
+  registerOperations(app, { metrics, gateway });
   app.all('/health', async () => ({ status: 'ok' }));
   decorateRouteList(app);
   await app.register(consoleApi, { prefix: '/api' });

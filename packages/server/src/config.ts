@@ -8,7 +8,14 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL instead of the embedded SQLite file when set. */
   databaseUrl?: string;
+  /** Redis mode (bus, limits, balances, sessions shared by every instance) when set. */
   redisUrl?: string;
+  /** Prefix of every Redis key and channel (REDIS_PREFIX), so deployments or test runs can share one Redis. */
+  redisPrefix: string;
+  /** Redis mode: reservations and ledger batches of an instance that died are released after this (REDIS_LEASE_S). */
+  redisLeaseMs: number;
+  /** Redis mode: how often each instance checks its gateway snapshot against the database (SNAPSHOT_RECONCILE_S). */
+  reconcileMs: number;
   adminAccount?: string;
   adminPassword?: string;
   /** 32-byte key (hex or base64) for secrets at rest; generated into dataDir when absent. */
@@ -23,6 +30,10 @@ export interface Config {
   /** Largest gateway request body (JSON) and upload (audio transcription), in bytes; larger gets 413. */
   gatewayBodyLimit: number;
   gatewayUploadLimit: number;
+  /** Bearer token that may read GET /metrics from any address (without it: loopback and private addresses only). */
+  metricsToken?: string;
+  /** On SIGTERM/SIGINT, how long in-flight requests and streams may take to finish before they are cut (ms). */
+  shutdownTimeoutMs: number;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -31,6 +42,12 @@ function megabytes(value: string | undefined, fallback: number): number {
   const mb = value ? Number(value) : fallback;
   if (!Number.isFinite(mb) || mb <= 0) throw new Error(`a *_LIMIT_MB setting must be a positive number, got ${value}`);
   return Math.round(mb * 1024 * 1024);
+}
+
+function seconds(value: string | undefined, fallback: number): number {
+  const s = value ? Number(value) : fallback;
+  if (!Number.isFinite(s) || s < 0) throw new Error(`a *_S setting must be a number of seconds, got ${value}`);
+  return s;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -42,6 +59,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || 'fg:',
+    redisLeaseMs: Math.max(0.5, seconds(env.REDIS_LEASE_S, 30)) * 1000,
+    reconcileMs: Math.max(1, seconds(env.SNAPSHOT_RECONCILE_S, 30)) * 1000,
     adminAccount: env.ADMIN_ACCOUNT || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     masterKey: env.MASTER_KEY || undefined,
@@ -51,5 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     licensePublicKey: env.LICENSE_PUBLIC_KEY || undefined,
     gatewayBodyLimit: megabytes(env.GATEWAY_BODY_LIMIT_MB, 10),
     gatewayUploadLimit: megabytes(env.GATEWAY_UPLOAD_LIMIT_MB, 26),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownTimeoutMs: seconds(env.SHUTDOWN_TIMEOUT_S, 30) * 1000,
   };
 }

@@ -5,6 +5,8 @@ import type { Config } from './config';
 import type { Dialect } from './db/index';
 import type { DB } from './db/schema';
 import type { Mailer } from './mail/mailer';
+import type { RedisConn } from './redis/connect';
+import type { Metrics } from './ops/metrics';
 import type { Secrets } from './security/secrets';
 
 export interface Ctx {
@@ -15,6 +17,10 @@ export interface Ctx {
   mailer: Mailer;
   bus: Bus;
   log: FastifyBaseLogger;
+  /** Redis mode only (REDIS_URL): the shared connection and key prefix. */
+  redis?: RedisConn;
+  /** Prometheus counters and gauges (GET /metrics); recording never waits. */
+  metrics: Metrics;
 }
 
 declare module 'fastify' {

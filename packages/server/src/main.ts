@@ -1,18 +1,17 @@
 // Starts the product: reads the environment once, builds the app, listens.
 import { buildApp } from './app';
 import { readConfig } from './config';
+import { gracefulShutdown } from './ops/shutdown';
 
 const started = performance.now();
 const config = readConfig();
 const app = await buildApp(config);
 
-const close = async (signal: string) => {
-  app.log.info({ signal }, 'shutting down');
-  await app.close();
-  process.exit(0);
-};
-process.once('SIGINT', () => void close('SIGINT'));
-process.once('SIGTERM', () => void close('SIGTERM'));
+// SIGTERM/SIGINT: stop accepting, let requests and streams in flight finish (at most SHUTDOWN_TIMEOUT_S),
+// write the ledger's last charges and logs, exit 0. A second signal exits at once (ops/shutdown.ts).
+const shutdown = gracefulShutdown(app, config.shutdownTimeoutMs);
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
   await app.listen({ port: config.port, host: config.host });

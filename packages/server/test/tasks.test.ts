@@ -113,7 +113,7 @@ describe.each(dialects)('async tasks through the gateway on %s', (dialect) => {
     expect(t).toMatchObject({ status: -1, err_msg: 'no face found', total_price: 0, video_url: '' });
     expect(await w.balance()).toBe(before);
     // The gateway's own view of the balance follows the refund too (nothing left pending, nothing lost).
-    expect(w.server.app.gateway.ledger.available({ kind: 'user', id: w.user.userId, limited: true })).toBe(before);
+    expect(await w.server.app.gateway.ledger.available({ kind: 'user', id: w.user.userId, limited: true })).toBe(before);
     expect((await w.poll(r.body.id)).body).toMatchObject({ status: 'failed', status_code: -1, error: { message: 'no face found' } });
     const logs = await w.logsOf(r.trace);
     expect(logs.map((l) => [l.status, l.total_price, l.err_msg])).toEqual([[-1, 0, 'no face found']]);

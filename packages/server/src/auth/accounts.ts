@@ -48,7 +48,7 @@ export interface NewAccount {
 export async function createAccount(ctx: Ctx, a: NewAccount): Promise<UserRow> {
   const now = Date.now();
   const email = (a.email ?? '').toLowerCase();
-  return ctx.db
+  const user = await ctx.db
     .insertInto('users')
     .values({
       id: newId(),
@@ -76,6 +76,10 @@ export async function createAccount(ctx: Ctx, a: NewAccount): Promise<UserRow> {
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // The gateway's snapshot must know the account before its first call (a self-registered user's
+  // app key would otherwise name an owner the gateway has never seen).
+  ctx.bus.publish({ entity: 'users', op: 'create', ids: [String(user.user_id)] });
+  return user;
 }
 
 /**

@@ -1,12 +1,17 @@
 // Balances on the hot path: reserve before the upstream call, settle the real cost after, refund on
-// failure (ARCHITECTURE: a request never overdraws). Balances are the snapshot's stored quota minus
-// what is settled but not yet written minus what is reserved; JavaScript runs a reservation's
-// check-and-take without interruption, so concurrent requests in this process cannot both take the
-// last quota. Settled costs and call logs go to the database together, in batches, in one
-// transaction per batch (rolled back and retried whole on failure, so nothing is charged twice).
+// failure (ARCHITECTURE: a request never overdraws). One API for both modes; where the balances and
+// the queue of settled charges live is the store's business: process memory for one instance
+// (ledger-memory.ts), Redis when instances share the balances (ledger-redis.ts). Settled costs and call
+// logs go to the database together, in batches, one transaction per batch (rolled back and retried
+// whole on failure, so nothing is charged twice).
 import type { Ctx } from '../context';
 import type { NewCallLog } from '../db/schema';
 import type { Snapshot } from '../gateway/snapshot';
+import { MemoryLedgerStore } from './ledger-memory';
+import { RedisLedgerStore } from './ledger-redis';
+import { writeEntries, type Debit, type Entry } from './ledger-write';
+
+export type { Debit, Entry } from './ledger-write';
 
 /** A balance the gateway can charge. `limited` balances are checked before a call; the others only count usage. */
 export type AccountRef =
@@ -16,7 +21,7 @@ export type AccountRef =
   | { kind: 'app_key'; id: string; hash: string; limited: boolean }
   | { kind: 'group'; id: string; limited: boolean };
 
-const accountKey = (a: AccountRef) => `${a.kind}:${a.id}`;
+export const accountKey = (a: AccountRef) => `${a.kind}:${a.id}`;
 
 export interface Reservation {
   traceId: string;
@@ -25,72 +30,73 @@ export interface Reservation {
   settled: boolean;
 }
 
-interface Debit {
-  account: AccountRef;
-  amount: number;
+/** A batch of entries a store handed out for writing, with whatever the store needs to finish it. */
+export interface StoreBatch {
+  entries: Entry[];
+  /**
+   * The batch may already be in the database (its writer died between commit and telling the store):
+   * write only the entries whose call logs are not there yet.
+   */
+  dedupe: boolean;
+}
+
+/** Where balances, holds and not-yet-written charges live. */
+export interface LedgerStore {
+  /** What a limited account can still spend. */
+  available(a: AccountRef): Promise<number>;
+  /** Holds `r.amount` on every limited account of `r`, or on none: returns the first account that cannot cover it. */
+  reserve(r: Reservation): Promise<AccountRef | undefined>;
+  /** Gives back `r`'s hold (when there is one) and queues the entry for the database. */
+  record(entry: Entry, r?: Reservation): Promise<void>;
+  /** The next entries to write, or nothing. */
+  take(): Promise<StoreBatch | undefined>;
+  /** Inside the batch's transaction, after its balance updates (their rows are locked), before the commit; throwing rolls it back. */
+  beforeCommit(batch: StoreBatch, totals: Debit[]): Promise<void>;
+  afterCommit(batch: StoreBatch, totals: Debit[]): Promise<void>;
+  /** The transaction failed: the batch must be written again later. */
+  failed(batch: StoreBatch): Promise<void>;
+  close(): Promise<void>;
 }
 
 export class Ledger {
-  private reserved = new Map<string, number>();
-  /** Settled but not yet written, per account. */
-  private unflushed = new Map<string, number>();
-  private debits: Debit[] = [];
-  private logs: NewCallLog[] = [];
+  private readonly store: LedgerStore;
   private settledTraces = new Set<string>();
+  /** Debits and logs recorded since the last flush (decides when to flush early). */
+  private queued = 0;
+  private waiting = { debits: 0, logs: 0 };
+  private open = 0;
+  private recording = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly snapshot: Snapshot,
+    snapshot: Snapshot,
     private readonly opts: { flushMs?: number; maxBatch?: number } = {},
-  ) {}
-
-  /** The stored quota of an account as the snapshot knows it (undefined: the record is gone). */
-  private stored(a: AccountRef): number | undefined {
-    const s = this.snapshot;
-    switch (a.kind) {
-      case 'user':
-      case 'reseller':
-        return s.users.get(a.id)?.quota;
-      case 'app':
-        return s.apps.get(a.id)?.quota;
-      case 'app_key':
-        return s.appKeys.get(a.hash)?.quota;
-      case 'group':
-        return s.groups.get(a.id)?.quota;
-    }
+  ) {
+    this.store = ctx.redis ? new RedisLedgerStore(ctx, ctx.redis, snapshot, { maxBatch: opts.maxBatch ?? 200, tick: () => void this.flush() }) : new MemoryLedgerStore(snapshot);
   }
 
   /** What a limited account can still spend. */
-  available(a: AccountRef): number {
-    const k = accountKey(a);
-    return (this.stored(a) ?? 0) - (this.unflushed.get(k) ?? 0) - (this.reserved.get(k) ?? 0);
+  available(a: AccountRef): Promise<number> {
+    return this.store.available(a);
   }
 
   /**
    * Takes `amount` from every limited account, or from none: returns the first account that cannot
    * cover it. An account at or below zero refuses even a zero-cost request.
    */
-  reserve(traceId: string, accounts: AccountRef[], amount: number): Reservation | { refused: AccountRef } {
-    const take = Math.max(0, Math.ceil(amount));
-    for (const a of accounts) {
-      if (!a.limited) continue;
-      const left = this.available(a);
-      if (left <= 0 || left < take) return { refused: a };
-    }
-    for (const a of accounts) if (a.limited) this.reserved.set(accountKey(a), (this.reserved.get(accountKey(a)) ?? 0) + take);
-    return { traceId, accounts, amount: take, settled: false };
+  async reserve(traceId: string, accounts: AccountRef[], amount: number): Promise<Reservation | { refused: AccountRef }> {
+    const r: Reservation = { traceId, accounts, amount: Math.max(0, Math.ceil(amount)), settled: false };
+    const refused = await this.store.reserve(r);
+    if (refused) return { refused };
+    this.open++;
+    return r;
   }
 
-  private release(r: Reservation): void {
-    for (const a of r.accounts) {
-      if (!a.limited) continue;
-      const k = accountKey(a);
-      const left = (this.reserved.get(k) ?? 0) - r.amount;
-      if (left > 0) this.reserved.set(k, left);
-      else this.reserved.delete(k);
-    }
+  /** For GET /metrics: what this instance recorded and has not written yet, and the calls holding a reservation. */
+  get pending(): { debits: number; logs: number; reservations: number } {
+    return { ...this.waiting, reservations: this.open };
   }
 
   /**
@@ -100,18 +106,11 @@ export class Ledger {
   settle(r: Reservation, cost: number, logs: NewCallLog[]): void {
     if (r.settled || this.settledTraces.has(r.traceId)) return;
     r.settled = true;
+    this.open--;
     this.settledTraces.add(r.traceId);
-    this.release(r);
+    if (this.settledTraces.size > 100_000) this.settledTraces.clear();
     const amount = Math.max(0, Math.ceil(cost));
-    if (amount > 0) {
-      for (const account of r.accounts) {
-        this.debits.push({ account, amount });
-        const k = accountKey(account);
-        this.unflushed.set(k, (this.unflushed.get(k) ?? 0) + amount);
-      }
-    }
-    this.logs.push(...logs);
-    this.schedule();
+    this.record({ debits: amount > 0 ? r.accounts.map((account) => ({ account, amount })) : [], logs }, r);
   }
 
   /** Gives the reservation back (the call failed before it cost anything); logs are still written. */
@@ -127,25 +126,27 @@ export class Ledger {
    */
   adjust(accounts: AccountRef[], delta: number, logs: NewCallLog[] = []): void {
     if (!Number.isSafeInteger(delta)) throw new Error(`ledger adjustment must be an integer, got ${delta}`);
-    if (delta !== 0) {
-      for (const account of accounts) {
-        this.debits.push({ account, amount: delta });
-        const k = accountKey(account);
-        this.unflushed.set(k, (this.unflushed.get(k) ?? 0) + delta);
-      }
-    }
-    this.logs.push(...logs);
-    this.schedule();
+    this.record({ debits: delta !== 0 ? accounts.map((account) => ({ account, amount: delta })) : [], logs });
   }
 
   /** Logs of requests refused before any reservation (they cost nothing). */
   log(logs: NewCallLog[]): void {
-    this.logs.push(...logs);
+    this.record({ debits: [], logs });
+  }
+
+  private record(entry: Entry, r?: Reservation): void {
+    // The memory store applies the entry before this returns; the Redis store retries on its own.
+    const p = this.store.record(entry, r).catch((err: unknown) => this.ctx.log.error({ err }, 'recording a charge failed'));
+    this.recording.add(p);
+    void p.finally(() => this.recording.delete(p));
+    this.queued += entry.debits.length + entry.logs.length;
+    this.waiting.debits += entry.debits.length;
+    this.waiting.logs += entry.logs.length;
     this.schedule();
   }
 
   private schedule(): void {
-    if (this.debits.length + this.logs.length >= (this.opts.maxBatch ?? 500)) void this.flush();
+    if (this.queued >= (this.opts.maxBatch ?? 500)) void this.flush();
     else if (!this.timer) this.timer = setTimeout(() => void this.flush(), this.opts.flushMs ?? 100);
   }
 
@@ -153,76 +154,64 @@ export class Ledger {
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushing = this.flushing.then(() => this.writeBatch());
+    this.flushing = this.flushing.then(() => this.drain());
     return this.flushing;
   }
 
-  private async writeBatch(): Promise<void> {
-    if (this.debits.length === 0 && this.logs.length === 0) return;
-    const debits = this.debits;
-    const logs = this.logs;
-    this.debits = [];
-    this.logs = [];
-    const totals = new Map<string, Debit>();
-    for (const d of debits) {
-      // Per account and flag: a task settles with the flags it was charged under, which may differ from today's.
-      const k = `${accountKey(d.account)}:${d.account.limited ? 1 : 0}`;
-      const t = totals.get(k);
-      if (t) t.amount += d.amount;
-      else totals.set(k, { ...d });
+  private async drain(): Promise<void> {
+    await Promise.all(this.recording);
+    this.queued = 0;
+    try {
+      // Bounded: a store shared by many instances may keep refilling.
+      for (let i = 0; i < 50; i++) {
+        const batch = await this.store.take();
+        if (!batch) return;
+        const ok = await this.write(batch);
+        if (ok) this.written(batch);
+        else return;
+      }
+    } catch (err) {
+      // The store is unreachable (Redis down): what it holds stays there for its next tick.
+      this.ctx.log.error({ err }, 'reading the ledger queue failed; will retry');
     }
-    // created_at is the write stamp: the statistics job reads call logs in (created_at, id) order, and
-    // this process writes its batches one after another, so stamps commit in order.
-    const stamp = Date.now();
-    for (const log of logs) log.created_at = stamp;
+  }
+
+  private async write(batch: StoreBatch): Promise<boolean> {
+    let totals: Debit[] = [];
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
-        for (const { account: a, amount } of totals.values()) {
-          if (amount === 0) continue;
-          // Unlimited app keys, apps and groups only count usage; the user's balance always goes down.
-          const spend = (eb: any) => ({ used_quota: eb('used_quota', '+', amount), ...(a.limited ? { quota: eb('quota', '-', amount) } : {}) });
-          if (a.kind === 'user' || a.kind === 'reseller') await trx.updateTable('users').set(spend).where('user_id', '=', a.id).execute();
-          else if (a.kind === 'app') await trx.updateTable('apps').set(spend).where('app_id', '=', a.id).execute();
-          else if (a.kind === 'app_key') await trx.updateTable('app_keys').set(spend).where('id', '=', a.id).execute();
-          else await trx.updateTable('groups').set(spend).where('id', '=', a.id).execute();
-        }
-        for (let i = 0; i < logs.length; i += 100) {
-          await trx.insertInto('call_logs').values(logs.slice(i, i + 100)).onConflict((oc) => oc.columns(['trace_id', 'attempt']).doNothing()).execute();
-        }
+        totals = await writeEntries(trx, batch.entries, batch.dedupe, this.ctx.log);
+        await this.store.beforeCommit(batch, totals);
       });
     } catch (err) {
-      // Keep the batch for the next flush: nothing of it was written.
+      // Kept for the next flush: nothing of it was written.
       this.ctx.log.error({ err }, 'writing call logs and charges failed; will retry');
-      this.debits = [...debits, ...this.debits];
-      this.logs = [...logs, ...this.logs];
+      await this.store.failed(batch).catch((e: unknown) => this.ctx.log.error({ err: e }, 'returning a ledger batch failed'));
+      this.queued += batch.entries.length;
       this.schedule();
-      return;
+      return false;
     }
-    // Written: move the amounts from "unflushed" into the snapshot's stored balances.
-    for (const { account: a, amount } of totals.values()) {
-      // Adjustments may be negative: what is left unflushed can be below zero too.
-      const k = accountKey(a);
-      const left = (this.unflushed.get(k) ?? 0) - amount;
-      if (left !== 0) this.unflushed.set(k, left);
-      else this.unflushed.delete(k);
-      const rec = this.record(a);
-      if (rec) {
-        rec.used_quota += amount;
-        if (a.limited) rec.quota -= amount;
-      }
-    }
-    if (this.settledTraces.size > 100_000) this.settledTraces.clear();
+    await this.store.afterCommit(batch, totals).catch((err: unknown) => this.ctx.log.error({ err }, 'finishing a ledger batch failed'));
+    return true;
   }
 
-  private record(a: AccountRef): { quota: number; used_quota: number } | undefined {
-    const s = this.snapshot;
-    if (a.kind === 'user' || a.kind === 'reseller') return s.users.get(a.id);
-    if (a.kind === 'app') return s.apps.get(a.id);
-    if (a.kind === 'app_key') return s.appKeys.get(a.hash);
-    return s.groups.get(a.id);
+  private written(batch: StoreBatch): void {
+    for (const e of batch.entries) {
+      this.ctx.metrics.callLogsWritten(e.logs);
+      this.waiting.debits = Math.max(0, this.waiting.debits - e.debits.length);
+      this.waiting.logs = Math.max(0, this.waiting.logs - e.logs.length);
+    }
   }
 
-  async close(): Promise<void> {
+  /**
+   * Waits (at most `waitMs`) for calls still running to settle, then writes everything. At shutdown the
+   * connections of cut streams close first; their calls settle what was delivered a moment later.
+   */
+  async close(waitMs = 2000): Promise<void> {
+    const until = Date.now() + waitMs;
+    while (this.open > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
     await this.flush();
+    clearTimeout(this.timer);
+    await this.store.close();
   }
 }

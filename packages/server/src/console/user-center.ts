@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { emailTaken } from '../auth/accounts';
 import { verifyCode } from '../auth/codes';
 import { revokeUserSessions } from '../auth/sessions';
+import { publishUsers } from '../billing/deals';
 import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
 import { businessError, notFound } from '../http/errors';
@@ -71,6 +72,8 @@ export async function userCenterRoutes(app: FastifyInstance) {
   post(app, '/user/update/info', { schema: updateInfoSchema, roles: [ANY_ROLE] }, async (input, request) => {
     const { user } = sessionOf(request);
     await db.updateTable('users').set({ name: input.name, profile: input.profile ?? user.profile, updated_at: Date.now() }).where('user_id', '=', user.user_id).execute();
+    // Cached sessions (Redis mode) and snapshots hold the row too.
+    publishUsers(ctx, [user.user_id]);
   });
 
   post(app, '/user/change/password', { schema: changePasswordSchema, roles: [ANY_ROLE] }, async (input, request) => {
@@ -89,6 +92,8 @@ export async function userCenterRoutes(app: FastifyInstance) {
     if (email !== user.email && (await emailTaken(ctx, role, email))) throw businessError('auth.email_exists');
     if (!(await verifyCode(ctx, email, 'change_email', role, input.code))) throw businessError('code.invalid');
     await db.updateTable('users').set({ email, updated_at: Date.now() }).where('user_id', '=', user.user_id).execute();
+    // Cached sessions (Redis mode) and snapshots hold the row too.
+    publishUsers(ctx, [user.user_id]);
   });
 
   post(app, '/user/change/phone', { schema: changePhoneSchema, roles: [ANY_ROLE] }, async (input, request) => {
@@ -96,6 +101,8 @@ export async function userCenterRoutes(app: FastifyInstance) {
     await checkPassword(user, input.password, 'auth.password_wrong');
     if (!(await verifyCode(ctx, input.phone, 'change_phone', role, input.code))) throw businessError('code.invalid');
     await db.updateTable('users').set({ phone: input.phone, updated_at: Date.now() }).where('user_id', '=', user.user_id).execute();
+    // Cached sessions (Redis mode) and snapshots hold the row too.
+    publishUsers(ctx, [user.user_id]);
   });
 
   post(app, '/user/certification/create', { schema: certificationCreateSchema, roles: [ANY_ROLE] }, async (input, request) => {

@@ -1,6 +1,7 @@
 // The gateway's long-lived parts, made once per app: the config snapshot, the ledger, the rate
 // limiter and the upstream connection pool, plus the few writes the hot path triggers (first use of
 // a key, auto-disable), which run in the background and update the snapshot at once.
+import type { FastifyBaseLogger } from 'fastify';
 import { QuotaExpiresRule } from '@fastgate/core/entities/app-key';
 import { Status } from '@fastgate/core/constants';
 import { Ledger } from '../billing/ledger';
@@ -51,11 +52,13 @@ export class Gateway {
       .where('id', '=', key.id)
       .where('first_used_at', 'is', null)
       .execute()
+      // Other instances (Redis mode) learn the clock's start too; if one set it first, the row keeps that.
+      .then(() => this.ctx.bus.publish({ entity: 'app_keys', op: 'update', ids: [key.id] }))
       .catch((err: unknown) => this.ctx.log.error({ err }, 'recording the first use of an app key failed'));
   }
 
-  /** Takes a key out of rotation with the reason; an agent left without keys goes too (§1.16). */
-  autoDisable(route: Route, reason: string): void {
+  /** Takes a key out of rotation with the reason; an agent left without keys goes too (§1.16). `log`: the request's, so the line carries its trace id. */
+  autoDisable(route: Route, reason: string, log: FastifyBaseLogger = this.ctx.log): void {
     const { key, agent } = route;
     if (key.is_never_disable || key.status !== Status.Normal) return;
     key.status = Status.Disabled;
@@ -77,7 +80,7 @@ export class Gateway {
         ids.agents.push(agent.id);
       }
     }
-    this.ctx.log.warn({ key: key.key_mask, agent: agent?.name, reason: key.auto_disabled_reason }, 'auto-disabled a provider key');
+    log.warn({ key: key.key_mask, agent: agent?.name, reason: key.auto_disabled_reason }, 'auto-disabled a provider key');
     void Promise.all(writes)
       .then(() => {
         this.ctx.bus.publish({ entity: 'provider_keys', op: 'update', ids: ids.keys });

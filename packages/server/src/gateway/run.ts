@@ -1,7 +1,6 @@
 // One gateway call from admission to the last log row: admit → resolve → limit → reserve → attempts
 // (pick → send → classify → retry / auto-disable / fallback) → settle or refund → logs. The endpoint
 // handlers supply only how to send an attempt and relay its answer.
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRef, Reservation } from '../billing/ledger';
 import { retryAfterSeconds, type LimitScope } from '../limits/types';
@@ -118,7 +117,8 @@ export interface OpenedCall {
 export async function openCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat' | 'estimate'>): Promise<OpenedCall> {
   const started = performance.now();
   const reqTime = Date.now();
-  const traceId = randomUUID().replace(/-/g, '');
+  // The request's id (ops/logging.ts): every log line of the request carries it as trace_id.
+  const traceId = request.id;
   reply.header('x-trace-id', traceId);
   const { snapshot, ledger, limiter } = gw;
 
@@ -133,7 +133,13 @@ export async function openCall(gw: Gateway, request: FastifyRequest, reply: Fast
     throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
   }
   const accounts = accountsOf(caller, resolution);
-  const reservation = ledger.reserve(traceId, accounts, spec.estimate(resolution));
+  let reservation: Awaited<ReturnType<typeof ledger.reserve>>;
+  try {
+    reservation = await ledger.reserve(traceId, accounts, spec.estimate(resolution));
+  } catch (err) {
+    await admitted.release?.();
+    throw err;
+  }
   if ('refused' in reservation) {
     await admitted.release?.();
     const kind = reservation.refused.kind;
@@ -196,6 +202,13 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
   }
 }
 
+/** What an attempt counts as upstream (GET /metrics): the HTTP status it failed with (0 = no answer), or how a relayed answer ended. */
+function attemptOutcome(outcome: Finished | Failed): number | 'aborted' | 'stream_broken' {
+  if (outcome.kind === 'failed') return outcome.error.status;
+  if (outcome.status === CallStatus.Aborted) return 'aborted';
+  return outcome.status === CallStatus.Success ? 200 : 'stream_broken';
+}
+
 /** The retry loop of §1.10 with the fallback agent, then the fallback model, each with a fresh budget. */
 export async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: FastifyReply, signal: AbortSignal, logs: NewCallLog[]): Promise<Finished | Failed> {
   const { snapshot } = gw;
@@ -210,6 +223,7 @@ export async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: F
   }
   let last: Failed = { kind: 'failed', error: { status: 503, type: 'server_error', code: 'no_available_agent', message: 'No model agent is available for this model right now.' } };
   const sys = snapshot.sys;
+  const metrics = reply.server.ctx.metrics;
   for (const pass of passes) {
     const tried: Tried = { agents: new Set(), keys: new Set() };
     let budget: number | undefined;
@@ -230,15 +244,18 @@ export async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: F
       const timeoutMs = (spec.stream ? sys.base.long_timeout : sys.base.short_timeout) * 1000;
       const attemptStarted = performance.now();
       let outcome: Finished | Failed;
+      const seconds = () => (performance.now() - attemptStarted) / 1000;
       try {
         outcome = await spec.attempt({ route, plan, target: pass.target, signal, timeoutMs, reply });
       } catch (err) {
         if (signal.aborted) {
+          metrics.upstreamAttempt(route.family, 'aborted', seconds());
           logs.push(callLog(snapshot, plan, logs.length, { route, status: CallStatus.Aborted, errMsg: 'client closed the connection', retryCount: n }));
           return { kind: 'finished', status: CallStatus.Aborted, quota: 0, tokens: 0 };
         }
         throw err;
       }
+      metrics.upstreamAttempt(route.family, attemptOutcome(outcome), seconds());
       if (outcome.kind === 'finished') {
         logs.push(
           callLog(snapshot, plan, logs.length, {
@@ -257,11 +274,13 @@ export async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: F
         return outcome;
       }
       last = outcome;
+      const e = outcome.error;
+      reply.log.warn({ family: route.family, agent: route.agent?.name, key: route.key.key_mask, status: e.status, code: e.code, attempt: n }, 'upstream attempt failed');
       tried.agents.add(route.agent?.id ?? '');
       tried.keys.add(route.key.id);
       const verdict = classify(outcome.error, sys);
-      if (verdict.disable) gw.autoDisable(route, outcome.error.message);
-      else if (verdict.retry && gw.health.count(route.key.id)) gw.autoDisable(route, `too many errors today; last: ${outcome.error.message}`);
+      if (verdict.disable) gw.autoDisable(route, outcome.error.message, reply.log);
+      else if (verdict.retry && gw.health.count(route.key.id)) gw.autoDisable(route, `too many errors today; last: ${outcome.error.message}`, reply.log);
       const again = verdict.retry && n < budget;
       logs.push(callLog(snapshot, plan, logs.length, { route, status: again || passes.length > 1 ? CallStatus.Retry : CallStatus.Failed, errMsg: outcome.error.message, retryCount: n }));
       if (!verdict.retry) return outcome;

@@ -16,7 +16,8 @@ import { getSysSection } from '../settings/sys-config';
 import { aggregate, STAT_SOURCE_COLUMNS, type StatSourceRow } from '../stats/aggregate';
 import { writeDeltas } from '../stats/write';
 
-const CURSOR = 'call_logs';
+/** The statistics job's cursor row in stat_cursors (GET /metrics reads its lag too). */
+export const CURSOR = 'call_logs';
 /** Rows held in memory per chunk, whatever the configured limit (≈ 400 bytes each). */
 export const MAX_CHUNK = 50_000;
 

@@ -1,0 +1,85 @@
+// The ledger's store for one instance: balances are the snapshot's stored quota minus what is settled
+// but not yet written minus what is reserved. JavaScript runs a reservation's check-and-take without
+// interruption (no await inside), so concurrent requests in this process cannot both take the last quota.
+import type { Snapshot } from '../gateway/snapshot';
+import { accountKey, type AccountRef, type LedgerStore, type Reservation, type StoreBatch } from './ledger';
+import { applyToSnapshot, type Debit, type Entry } from './ledger-write';
+
+export class MemoryLedgerStore implements LedgerStore {
+  private reserved = new Map<string, number>();
+  /** Settled but not yet written, per account. */
+  private unflushed = new Map<string, number>();
+  private queue: Entry[] = [];
+
+  constructor(private readonly snapshot: Snapshot) {}
+
+  /** The stored quota of an account as the snapshot knows it (undefined: the record is gone). */
+  private stored(a: AccountRef): { quota: number; used_quota: number } | undefined {
+    const s = this.snapshot;
+    if (a.kind === 'user' || a.kind === 'reseller') return s.users.get(a.id);
+    if (a.kind === 'app') return s.apps.get(a.id);
+    if (a.kind === 'app_key') return s.appKeys.get(a.hash);
+    return s.groups.get(a.id);
+  }
+
+  private left(a: AccountRef): number {
+    const k = accountKey(a);
+    return (this.stored(a)?.quota ?? 0) - (this.unflushed.get(k) ?? 0) - (this.reserved.get(k) ?? 0);
+  }
+
+  async available(a: AccountRef): Promise<number> {
+    return this.left(a);
+  }
+
+  async reserve(r: Reservation): Promise<AccountRef | undefined> {
+    for (const a of r.accounts) {
+      if (!a.limited) continue;
+      const left = this.left(a);
+      if (left <= 0 || left < r.amount) return a;
+    }
+    for (const a of r.accounts) if (a.limited) this.reserved.set(accountKey(a), (this.reserved.get(accountKey(a)) ?? 0) + r.amount);
+    return undefined;
+  }
+
+  async record(entry: Entry, r?: Reservation): Promise<void> {
+    if (r) {
+      for (const a of r.accounts) {
+        if (!a.limited) continue;
+        const k = accountKey(a);
+        const left = (this.reserved.get(k) ?? 0) - r.amount;
+        if (left > 0) this.reserved.set(k, left);
+        else this.reserved.delete(k);
+      }
+    }
+    for (const { account, amount } of entry.debits) this.add(accountKey(account), amount);
+    this.queue.push(entry);
+  }
+
+  private add(k: string, amount: number): void {
+    // Adjustments may be negative: what is left unflushed can be below zero too.
+    const v = (this.unflushed.get(k) ?? 0) + amount;
+    if (v !== 0) this.unflushed.set(k, v);
+    else this.unflushed.delete(k);
+  }
+
+  async take(): Promise<StoreBatch | undefined> {
+    if (!this.queue.length) return undefined;
+    const entries = this.queue;
+    this.queue = [];
+    return { entries, dedupe: false };
+  }
+
+  async beforeCommit(): Promise<void> {}
+
+  async afterCommit(_batch: StoreBatch, totals: Debit[]): Promise<void> {
+    // Written: move the amounts from "unflushed" into the snapshot's stored balances, in the same tick.
+    for (const { account, amount } of totals) this.add(accountKey(account), -amount);
+    applyToSnapshot((a) => this.stored(a), totals);
+  }
+
+  async failed(batch: StoreBatch): Promise<void> {
+    this.queue = [...batch.entries, ...this.queue];
+  }
+
+  async close(): Promise<void> {}
+}

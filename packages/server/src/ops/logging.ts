@@ -1,0 +1,67 @@
+// Structured JSON logs (pino through Fastify). Every line of a request carries its id: `trace_id` on the
+// gateway (the same id the client gets in x-trace-id and the call logs are keyed by), `req_id` on
+// everything else (x-request-id). Secrets stay out: requests are logged as method and path (a query
+// string may hold a session token), and key, password and token fields are censored wherever a log
+// call passes them.
+import { randomUUID } from 'node:crypto';
+import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { faceOf } from './metrics';
+
+/** Fields censored in any logged object (headers included, should one ever be logged whole). */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-api-key"]',
+  'req.headers["api-key"]',
+  'req.headers["x-goog-api-key"]',
+  'req.headers["x-xsrf-token"]',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["x-api-key"]',
+  'headers["api-key"]',
+  'authorization',
+  'password',
+  '*.password',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+  'api_key',
+  '*.api_key',
+  'apiKey',
+  '*.apiKey',
+];
+
+/** The path of a URL: its query string may carry a session token (`?token=`) or a key. */
+export const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
+
+/** The field naming a request's id on its log lines (the gateway's become `trace_id`); LogController option. */
+export const REQUEST_ID_LABEL = 'req_id';
+
+/** A 32-hex id per request; on the gateway it is the call's trace id. */
+export const newRequestId = (): string => randomUUID().replaceAll('-', '');
+
+/** Fastify server options for logging: `given` (tests pass a stream) is laid over the defaults. */
+export function loggingOptions(level: string, given?: FastifyServerOptions['logger']): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'childLoggerFactory'> {
+  const base = {
+    level,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      // Fastify logs `req` on its own lines (LOG_LEVEL=debug): method, path and the client address only.
+      req: (req: FastifyRequest) => ({ method: req.method, path: pathOf(req.url), remote: req.ip }),
+    },
+  };
+  return {
+    logger: given === false ? false : typeof given === 'object' && given ? { ...base, ...given } : base,
+    genReqId: newRequestId,
+    childLoggerFactory(logger, bindings, opts, raw) {
+      const id = (bindings as Record<string, unknown>)[REQUEST_ID_LABEL];
+      return logger.child(faceOf((raw as IncomingMessage).url ?? '') === 'gateway' ? { trace_id: id } : bindings, opts);
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// Prometheus metrics (GET /metrics). Recording is synchronous counter arithmetic: nothing on a request's
+// path waits or reads the database; queue depths that live in the database are read when scraped
+// (ops/queue-gauges.ts). Labels stay bounded: route patterns (never raw URLs), provider families,
+// status classes and catalogue model names. Nothing is labelled by user, app or key.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register as processRegistry, Registry } from 'prom-client';
+import type { NewCallLog } from '../db/schema';
+
+/** Which part of the product a request is for. */
+export type Face = 'console' | 'gateway' | 'other';
+
+export const faceOf = (url: string): Face => (url.startsWith('/v1/') || url === '/v1' ? 'gateway' : url.startsWith('/api/') ? 'console' : 'other');
+
+/** 2xx, 4xx, …; 0 (no HTTP answer: refused, reset, timed out) is `network`. */
+export const statusClass = (status: number): string => (status > 0 ? `${Math.floor(status / 100)}xx` : 'network');
+
+// Seconds: console calls take milliseconds, gateway calls (streams included) up to minutes.
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
+let processMetricsOn = false;
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'fastgate_http_requests_total',
+    help: 'HTTP requests answered, by face (console, gateway, other), method, route pattern and status (499: the client left first).',
+    labelNames: ['face', 'method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'fastgate_http_request_duration_seconds',
+    help: 'Time from the arrival of a request to the end of its answer (a whole stream for SSE), by face, method, route pattern and status class.',
+    labelNames: ['face', 'method', 'route', 'status_class'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly inFlight = new Gauge({
+    name: 'fastgate_http_requests_in_flight',
+    help: 'Requests being answered now (gateway streams included), by face.',
+    labelNames: ['face'] as const,
+    registers: [this.registry],
+  });
+  private readonly upstreamAttempts = new Counter({
+    name: 'fastgate_upstream_attempts_total',
+    help: 'Upstream attempts by provider family and outcome: 2xx, 4xx, 5xx, network (no answer), stream_broken (failed after the first chunk), aborted (the client left).',
+    labelNames: ['family', 'status_class'] as const,
+    registers: [this.registry],
+  });
+  private readonly upstreamErrors = new Counter({
+    name: 'fastgate_upstream_errors_total',
+    help: 'Upstream attempts that failed (every outcome but 2xx and aborted), by provider family and outcome.',
+    labelNames: ['family', 'status_class'] as const,
+    registers: [this.registry],
+  });
+  private readonly upstreamLatency = new Histogram({
+    name: 'fastgate_upstream_attempt_duration_seconds',
+    help: 'Duration of one upstream attempt (until its answer was relayed), by provider family.',
+    labelNames: ['family'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly tokens = new Counter({
+    name: 'fastgate_tokens_total',
+    help: 'Tokens of written call logs by catalogue model and kind (prompt, completion).',
+    labelNames: ['model', 'kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly spend = new Counter({
+    name: 'fastgate_spend_quota_total',
+    help: 'Spend of written call logs in quota units (500000 = $1) by catalogue model.',
+    labelNames: ['model'] as const,
+    registers: [this.registry],
+  });
+  private readonly calls = new Counter({
+    name: 'fastgate_call_logs_total',
+    help: 'Call-log rows written (one per upstream attempt) by catalogue model and call status (1 success, 2 aborted, 3 retried, -1 failed).',
+    labelNames: ['model', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // CPU, memory, event loop, GC: one set per process, whatever number of apps it builds (tests build many).
+    if (!processMetricsOn) {
+      collectDefaultMetrics({ register: processRegistry });
+      processMetricsOn = true;
+    }
+  }
+
+  requestStarted(face: Face): void {
+    this.inFlight.inc({ face });
+  }
+
+  requestEnded(face: Face, method: string, route: string, status: number, seconds: number): void {
+    this.inFlight.dec({ face });
+    this.requests.inc({ face, method, route, status: String(status) });
+    this.latency.observe({ face, method, route, status_class: statusClass(status) }, seconds);
+  }
+
+  /** One upstream attempt: its HTTP status (0 = no answer) or how it ended otherwise. */
+  upstreamAttempt(family: string, outcome: number | 'aborted' | 'stream_broken', seconds: number): void {
+    const cls = typeof outcome === 'number' ? statusClass(outcome) : outcome;
+    this.upstreamAttempts.inc({ family, status_class: cls });
+    if (cls !== '2xx' && cls !== 'aborted') this.upstreamErrors.inc({ family, status_class: cls });
+    this.upstreamLatency.observe({ family }, seconds);
+  }
+
+  /** Call logs the ledger has just committed: the tokens and spend they record. */
+  callLogsWritten(logs: readonly NewCallLog[]): void {
+    for (const log of logs) {
+      const model = log.name || 'unknown';
+      this.calls.inc({ model, status: String(log.status ?? 0) });
+      if (log.prompt_tokens) this.tokens.inc({ model, kind: 'prompt' }, Number(log.prompt_tokens));
+      if (log.completion_tokens) this.tokens.inc({ model, kind: 'completion' }, Number(log.completion_tokens));
+      if (log.total_price) this.spend.inc({ model }, Number(log.total_price));
+    }
+  }
+
+  /** A gauge read when scraped (queue depths); `collect` sets its values. */
+  gauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (g: Gauge<L>) => Promise<void> | void): void {
+    new Gauge<L>({
+      name,
+      help,
+      labelNames,
+      registers: [this.registry],
+      collect() {
+        return collect(this);
+      },
+    });
+  }
+
+  contentType = this.registry.contentType;
+
+  /** This app's metrics, then the process's. */
+  async text(): Promise<string> {
+    return (await this.registry.metrics()) + (await processRegistry.metrics());
+  }
+}

@@ -150,7 +150,8 @@ export async function startMock(/** @type {number} */ port) {
 
 /**
  * The product from its bundle, in its own process, SQLite under dataDir (or PostgreSQL at `databaseUrl`).
- * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[] }} o
+ * `env` adds settings on top (e.g. REDIS_URL and a MASTER_KEY shared by several instances).
+ * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[], env?: Record<string, string> }} o
  */
 export async function startProduct(o) {
   const env = { ...process.env };
@@ -168,6 +169,7 @@ export async function startProduct(o) {
     NODE_ENV: 'production',
   });
   if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
+  Object.assign(env, o.env);
   const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
   const url = `http://127.0.0.1:${o.port}`;
   await waitReady(proc, `${url}/health`);

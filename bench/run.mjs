@@ -8,11 +8,11 @@
 // Environment: BENCH_QUICK=1 shortens every phase (a smoke run of the harness, figures meaningless);
 // BENCH_CPU_PROF=1 writes a V8 CPU profile of the gateway under load to bench/out/prof/;
 // BENCH_NODE_ARGS="--max-old-space-size=128" passes Node flags to the product (to try tunings).
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
+import { autocannon as runAutocannon, chatBody, client, gitRevision, procStats } from './load.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN = QUICK
@@ -26,77 +26,14 @@ const OUT = h.at('bench/out');
 const TARGETS = { addedP50: 0.5, rps: 2000, addedTtfb: 2, rssMb: 200 };
 const PORTKEY = { addedP50: '+1.1 ms', rps: '~900 req/s', addedTtfb: '+29 ms', rss: '—' };
 
-/** Kernel accounting of a process (Linux): resident set now and its high-water mark, CPU seconds used. */
-function procStats(/** @type {number} */ pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (/** @type {string} */ field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    // utime and stime are fields 14 and 15, counted after the ")" that ends the command name.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(f[11]) + Number(f[12]);
-    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, cpuSec: ticks / 100 };
-  } catch {
-    return { rssMb: NaN, hwmMb: NaN, cpuSec: NaN };
-  }
-}
-
-/**
- * autocannon in its own process (not in ours, not in the servers'): JSON result on stdout.
- * @param {{ url: string, key: string, connections: number, seconds: number }} o
- * @returns {Promise<any>}
- */
-function autocannon(o) {
-  const body = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'ping' }] });
-  const args = [
-    h.at('node_modules/autocannon/autocannon.js'),
-    ...['-c', String(o.connections), '-d', String(o.seconds), '-m', 'POST', '-b', body],
-    ...['-H', 'content-type=application/json', '-H', `authorization=Bearer ${o.key}`],
-    '--json',
-    '--no-progress',
-    `${o.url}/v1/chat/completions`,
-  ];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: h.root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      try {
-        if (code !== 0) throw new Error(`exit ${code}`);
-        resolve(JSON.parse(line));
-      } catch (e) {
-        reject(new Error(`autocannon failed (${e instanceof Error ? e.message : e}): ${err.slice(-500)}`));
-      }
-    });
-  });
-}
-
-/**
- * bench/client.mjs in its own process.
- * @param {import('./client.mjs').Job} job
- * @returns {Record<string, { n: number, errors: number, p50: number, p90: number, p99: number, mean: number }>}
- */
-function client(job) {
-  const r = spawnSync(process.execPath, [h.at('bench/client.mjs'), JSON.stringify(job)], { cwd: h.root, encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) throw new Error(`bench/client.mjs ${job.mode} failed (${r.status ?? r.signal}): ${r.stderr.slice(-800)}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}');
-}
+/** Non-streaming chat load through autocannon. @param {{ url: string, key: string, connections: number, seconds: number }} o */
+const autocannon = (o) => runAutocannon({ ...o, body: chatBody(MODEL) });
 
 const ms = (/** @type {number} */ v) => (Number.isFinite(v) ? `${v.toFixed(2)} ms` : 'n/a');
 const plusMs = (/** @type {number} */ v) => (Number.isFinite(v) ? `${v >= 0 ? '+' : ''}${v.toFixed(2)} ms` : 'n/a');
 const rps = (/** @type {number} */ v) => (Number.isFinite(v) ? `${Math.round(v).toLocaleString('en-US')} req/s` : 'n/a');
 const mb = (/** @type {number} */ v) => (Number.isFinite(v) ? `${Math.round(v)} MB` : 'n/a');
 const verdict = (/** @type {boolean} */ ok, /** @type {number} */ v) => (!Number.isFinite(v) ? '?' : ok ? '✅ met' : '❌ missed');
-
-function gitRevision() {
-  const rev = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: h.root, encoding: 'utf8' }).stdout?.trim();
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: h.root, encoding: 'utf8' }).stdout?.trim();
-  return rev ? `${rev}${dirty ? ' + uncommitted changes' : ''}` : 'unknown';
-}
 
 async function main() {
   const startedAt = new Date();

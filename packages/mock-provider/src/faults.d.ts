@@ -13,6 +13,9 @@ export interface Fault {
     reset?: boolean;
     /** Streams: destroy the connection after this many content chunks. */
     fail_after?: number;
+    /** Streams: after this many content chunks, send nothing more and hold the connection open (a
+     *  stalled upstream: the client's idle timeout must fire). */
+    stall_after?: number;
     /** Streams: number of content chunks, and the delay between them (ms). */
     chunks?: number;
     chunk_delay?: number;

@@ -16,6 +16,9 @@ export interface Fault {
   reset?: boolean;
   /** Streams: destroy the connection after this many content chunks. */
   fail_after?: number;
+  /** Streams: after this many content chunks, send nothing more and hold the connection open (a
+   *  stalled upstream: the client's idle timeout must fire). */
+  stall_after?: number;
   /** Streams: number of content chunks, and the delay between them (ms). */
   chunks?: number;
   chunk_delay?: number;
@@ -38,7 +41,7 @@ export interface KeyFault extends Fault {
   times?: number;
 }
 
-const NUMERIC = new Set(['status', 'delay', 'fail_after', 'chunks', 'chunk_delay', 'polls', 'queued', 'duration']);
+const NUMERIC = new Set(['status', 'delay', 'fail_after', 'stall_after', 'chunks', 'chunk_delay', 'polls', 'queued', 'duration']);
 
 /** Directives written into the prompt: `[[mock:status=500]] [[mock:error=boom]] [[mock:reset]]`. */
 export function parseDirectives(text: string): Fault {

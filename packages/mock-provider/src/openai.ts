@@ -22,13 +22,18 @@ export function openaiError(res: ServerResponse, status: number, message: string
   sendJson(res, status, { error: { message, type, code: code ?? null, param: null } });
 }
 
-/** Writes chunks until done, or destroys the socket after `fail_after` chunks. */
+/** Writes chunks until done, or destroys the socket after `fail_after` chunks, or falls silent after `stall_after`. */
 export async function streamPieces(res: ServerResponse, parts: string[], fault: Fault, write: (part: string, index: number) => void): Promise<boolean> {
   for (let i = 0; i < parts.length; i++) {
     if (fault.fail_after !== undefined && i >= fault.fail_after) {
       // Let what was written reach the client first, as a real upstream dying mid-answer would.
       await sleep(20);
       res.destroy();
+      return false;
+    }
+    if (fault.stall_after !== undefined && i >= fault.stall_after) {
+      // Silent but connected until the client gives up.
+      await new Promise<void>((resolve) => res.once('close', () => resolve()));
       return false;
     }
     write(parts[i]!, i);

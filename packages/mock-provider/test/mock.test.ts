@@ -56,6 +56,30 @@ describe('mock provider', () => {
     await expect(slow.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: '[[mock:timeout]]' }] })).rejects.toThrow(/timed out/i);
   });
 
+  it('stalls a stream after N chunks, holding the connection open until the client leaves', async () => {
+    const ac = new AbortController();
+    const res = await fetch(`${mock.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', stream: true, messages: [{ role: 'user', content: '[[mock:stall_after=2]] a b c d' }] }),
+      signal: ac.signal,
+    });
+    const reader = res.body!.getReader();
+    let text = '';
+    // Read until 300 ms pass without a byte: the stall.
+    for (;;) {
+      const next = await Promise.race([reader.read(), new Promise<'idle'>((r) => setTimeout(() => r('idle'), 300))]);
+      if (next === 'idle') break;
+      if (next.done) throw new Error('the stream ended instead of stalling');
+      text += new TextDecoder().decode(next.value);
+    }
+    const contents = [...text.matchAll(/"content":"([^"]*)"/g)].map((m) => m[1]);
+    expect(contents).toEqual(['', 'Hello ', 'from ']);
+    expect(text).not.toContain('[DONE]');
+    ac.abort();
+    await reader.cancel().catch(() => undefined);
+  });
+
   it('serves embeddings, images, speech, transcriptions, moderations and models', async () => {
     const e = await client.embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'] });
     expect(e.data).toHaveLength(2);

@@ -40,7 +40,9 @@ test('a user creates an app with its first key, then creates, copies, exports an
 
   await page.getByTestId('menu-app.list').click();
   await expect(page).toHaveURL(/\/app\/list$/);
-  await expect(rows(page)).toHaveCount(0);
+  // A new user starts with its default app (reference §4 Register).
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).filter({ hasText: '默认应用' })).toHaveCount(1);
 
   // Create: a user names no owner; the IP list is checked line by line before anything is sent.
   await page.getByTestId('resource-create').click();

@@ -30,12 +30,16 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(config: Config, opts: BuildOptions = {}) {
   const app = Fastify({
     // JSON lines with the request's id (the gateway's trace id) and secrets censored (ops/logging.ts).
     ...loggingOptions(config.logLevel, opts.logger),
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // Only the peers TRUST_PROXY names may set the client's address (request.ip) through X-Forwarded-For.
+    // A hop count trusts the nearest hops whoever they are (given a number, Fastify would trust no one).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     // Keys, passwords and tokens never reach the log through headers.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug', requestIdLogLabel: REQUEST_ID_LABEL }),
     // While shutting down, a request that still arrives on an open connection is served (and the

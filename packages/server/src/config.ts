@@ -1,4 +1,5 @@
 // Configuration, read from the environment once at start (STYLE: no process.env anywhere else).
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +35,13 @@ export interface Config {
   metricsToken?: string;
   /** On SIGTERM/SIGINT, how long in-flight requests and streams may take to finish before they are cut (ms). */
   shutdownTimeoutMs: number;
+  /**
+   * Which peers may tell the client's address in X-Forwarded-For (TRUST_PROXY), as Fastify's trustProxy
+   * takes it: true (everyone), false (no one), a hop count, or addresses, CIDRs and proxy-addr's keywords
+   * (loopback, linklocal, uniquelocal), comma-separated. request.ip is then the one client address used
+   * for IP lists, call logs and sign-in records.
+   */
+  trustProxy: boolean | number | string;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -48,6 +56,30 @@ function seconds(value: string | undefined, fallback: number): number {
   const s = value ? Number(value) : fallback;
   if (!Number.isFinite(s) || s < 0) throw new Error(`a *_S setting must be a number of seconds, got ${value}`);
   return s;
+}
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A proxy list entry: a keyword, an address, or an address with a prefix length or a netmask. */
+function proxyEntry(entry: string): boolean {
+  if (PROXY_KEYWORDS.has(entry)) return true;
+  const [addr = '', range, ...rest] = entry.split('/');
+  const family = net.isIP(addr);
+  if (!family || rest.length) return false;
+  if (range === undefined) return true;
+  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && net.isIPv4(range);
+}
+
+function trustProxy(value: string | undefined): boolean | number | string {
+  // Default: a proxy on this host or the private network may forward; a peer on the internet cannot claim another address.
+  const v = value?.trim() || 'loopback,linklocal,uniquelocal';
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = entries.find((e) => !proxyEntry(e));
+  if (bad !== undefined || !entries.length) throw new Error(`TRUST_PROXY must be true, false, a hop count or a list of addresses, CIDRs, loopback, linklocal, uniquelocal; got ${bad ?? v}`);
+  return entries.join(',');
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -73,5 +105,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     gatewayUploadLimit: megabytes(env.GATEWAY_UPLOAD_LIMIT_MB, 26),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: seconds(env.SHUTDOWN_TIMEOUT_S, 30) * 1000,
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

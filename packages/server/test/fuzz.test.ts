@@ -304,9 +304,11 @@ describe.each(dialects)('hostile input on %s', (dialect) => {
       await send(`chat with authorization ${JSON.stringify(auth.slice(0, 30))}`, 'POST', '/v1/chat/completions', JSON.stringify(endpoints[0]![1]), 'application/json', auth);
     }
 
-    // Every call log and charge of the run was written (a row the database refuses would stall the ledger).
+    // Every call log and charge of the run was written as built: a row the database refuses would be set
+    // aside by the ledger (billing/ledger-quarantine.ts), still a defect in what the gateway stores.
     await w.flush();
-    for (const line of w.server.logs.filter((l) => l.includes('writing call logs and charges failed'))) problems.push(`ledger: ${line.slice(0, 300)}`);
+    const ledgerTrouble = (l: string) => l.includes('writing call logs and charges failed') || l.includes('the database refused');
+    for (const line of w.server.logs.filter(ledgerTrouble)) problems.push(`ledger: ${line.slice(0, 300)}`);
     console.log(`gateway fuzz: ${requests} requests`);
     expect(problems).toEqual([]);
     expect(requests).toBeGreaterThan(400);

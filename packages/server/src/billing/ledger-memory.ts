@@ -81,5 +81,9 @@ export class MemoryLedgerStore implements LedgerStore {
     this.queue = [...batch.entries, ...this.queue];
   }
 
+  async split(_batch: StoreBatch, parts: Entry[][]): Promise<StoreBatch[]> {
+    return parts.map((entries) => ({ entries, dedupe: false }));
+  }
+
   async close(): Promise<void> {}
 }

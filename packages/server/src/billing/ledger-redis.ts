@@ -13,6 +13,9 @@
 //   transaction and, before the commit (with the account rows locked), moves their amounts from
 //   `pending` into `base`. A claim whose owner died is taken over after the lease; if the owner got as
 //   far as that step, the batch is written again only where its call logs are missing (writeEntries' dedupe).
+// - A batch the database keeps refusing is split into claims of its parts, in one script, so a part
+//   written (or set aside) is never written again and a part not yet written is never lost, whichever
+//   instance dies in between (billing/ledger-quarantine.ts).
 // - `base` is filled from the database inside a transaction that holds the row (FOR SHARE) while it
 //   sets it, so a flush's `base − x` lands either before the read or after it, never both. Console
 //   balance changes (recharge, deduct, quota edits) invalidate `base` through the bus after they commit,
@@ -141,12 +144,27 @@ end
 return 1
 `;
 
+// KEYS: claims zset, claim hash. ARGV: claim id, owner, lease end, key prefix, then per part its new claim
+// id and its entries (JSON). Replaces a claim we own by claims of its parts, which keep its 'applied'.
+// Returns that flag, or nil when the claim is no longer ours.
+const SPLIT = `
+if redis.call('HGET', KEYS[2], 'owner') ~= ARGV[2] then return false end
+local applied = redis.call('HGET', KEYS[2], 'applied') or '0'
+for i = 5, #ARGV, 2 do
+  redis.call('HSET', ARGV[4] .. 'claim:' .. ARGV[i], 'data', ARGV[i + 1], 'owner', ARGV[2], 'applied', applied)
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[i])
+end
+redis.call('DEL', KEYS[2])
+redis.call('ZREM', KEYS[1], ARGV[1])
+return applied
+`;
+
 interface Script {
   lua: string;
   sha: string;
 }
 const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
-const S = { reserve: script(RESERVE), settle: script(SETTLE), expire: script(EXPIRE), claim: script(CLAIM), finalize: script(FINALIZE), returnClaim: script(RETURN_CLAIM) };
+const S = { reserve: script(RESERVE), settle: script(SETTLE), expire: script(EXPIRE), claim: script(CLAIM), finalize: script(FINALIZE), returnClaim: script(RETURN_CLAIM), split: script(SPLIT) };
 
 async function run(redis: Redis, s: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
   try {
@@ -319,6 +337,15 @@ export class RedisLedgerStore implements LedgerStore {
     const b = batch as RedisBatch;
     // Expired now: the next flush (of any instance) takes it over, keeping what FINALIZE may have done.
     await run(this.redis, S.returnClaim, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, Date.now()]);
+  }
+
+  async split(batch: StoreBatch, parts: Entry[][]): Promise<RedisBatch[]> {
+    const b = batch as RedisBatch;
+    const ids = parts.map(() => randomUUID());
+    const args = parts.flatMap((entries, i) => [ids[i]!, JSON.stringify(entries)]);
+    const applied = await run(this.redis, S.split, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, Date.now() + this.leaseMs, this.p, ...args]);
+    if (applied === null) throw new Error('another instance took over this ledger batch');
+    return parts.map((entries, i) => ({ id: ids[i]!, entries, applied: applied === '1', dedupe: applied === '1' }));
   }
 
   private stored(a: AccountRef): { quota: number; used_quota: number } | undefined {

@@ -50,9 +50,13 @@ export async function writeEntries(trx: Transaction<Database>, entries: Entry[],
       await trx.insertInto('call_logs').values(logs.slice(i, i + 100)).onConflict((oc) => oc.columns(['trace_id', 'attempt']).doNothing()).execute();
     }
   }
+  return applyDebits(trx, apply);
+}
 
+/** Applies the debits of `entries`, summed per account; returns the non-zero totals. */
+export async function applyDebits(trx: Transaction<Database>, entries: Entry[]): Promise<Debit[]> {
   const totals = new Map<string, Debit>();
-  for (const e of apply) {
+  for (const e of entries) {
     for (const d of e.debits) {
       // Per account and flag: a task settles with the flags it was charged under, which may differ from today's.
       const k = `${accountKey(d.account)}:${d.account.limited ? 1 : 0}`;

@@ -2,12 +2,15 @@
 // failure (ARCHITECTURE: a request never overdraws). One API for both modes; where the balances and
 // the queue of settled charges live is the store's business: process memory for one instance
 // (ledger-memory.ts), Redis when instances share the balances (ledger-redis.ts). Settled costs and call
-// logs go to the database together, in batches, one transaction per batch (rolled back and retried
-// whole on failure, so nothing is charged twice).
+// logs go to the database together, in batches, one transaction per batch (rolled back whole on
+// failure, so nothing is charged twice). A batch the database cannot reach is written again later, with
+// growing pauses; one it keeps refusing is split until the refused rows are found and set aside
+// (billing/ledger-quarantine.ts), so one bad row never stops the billing of everyone else.
 import type { Ctx } from '../context';
 import type { NewCallLog } from '../db/schema';
 import type { Snapshot } from '../gateway/snapshot';
 import { MemoryLedgerStore } from './ledger-memory';
+import { dbError, refusesRows, writeSalvaged } from './ledger-quarantine';
 import { RedisLedgerStore } from './ledger-redis';
 import { writeEntries, type Debit, type Entry } from './ledger-write';
 
@@ -55,8 +58,15 @@ export interface LedgerStore {
   afterCommit(batch: StoreBatch, totals: Debit[]): Promise<void>;
   /** The transaction failed: the batch must be written again later. */
   failed(batch: StoreBatch): Promise<void>;
+  /** Replaces a batch being written by batches of `parts` (its entries, in order), to be written one by one. */
+  split(batch: StoreBatch, parts: Entry[][]): Promise<StoreBatch[]>;
   close(): Promise<void>;
 }
+
+/** The longest pause between attempts to write to a database that fails. */
+const MAX_BACKOFF_MS = 10_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Ledger {
   private readonly store: LedgerStore;
@@ -68,6 +78,9 @@ export class Ledger {
   private recording = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Failed writes in a row, and until when flushes wait after the last one. */
+  private failures = 0;
+  private pausedUntil = 0;
 
   constructor(
     private readonly ctx: Ctx,
@@ -146,29 +159,35 @@ export class Ledger {
   }
 
   private schedule(): void {
-    if (this.queued >= (this.opts.maxBatch ?? 500)) void this.flush();
+    const pause = this.pausedUntil - Date.now();
+    if (pause > 0) {
+      if (!this.timer) this.timer = setTimeout(() => void this.flush(), pause);
+    } else if (this.queued >= (this.opts.maxBatch ?? 500)) void this.flush();
     else if (!this.timer) this.timer = setTimeout(() => void this.flush(), this.opts.flushMs ?? 100);
   }
 
-  /** Writes everything settled so far; concurrent calls queue behind each other. */
+  /** Writes everything settled so far (after a failed write, not before its pause ends); concurrent calls queue behind each other. */
   flush(): Promise<void> {
+    return this.queueDrain(false);
+  }
+
+  private queueDrain(force: boolean): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushing = this.flushing.then(() => this.drain());
+    this.flushing = this.flushing.then(() => this.drain(force));
     return this.flushing;
   }
 
-  private async drain(): Promise<void> {
+  private async drain(force: boolean): Promise<void> {
     await Promise.all(this.recording);
     this.queued = 0;
+    if (!force && Date.now() < this.pausedUntil) return this.schedule();
     try {
       // Bounded: a store shared by many instances may keep refilling.
       for (let i = 0; i < 50; i++) {
         const batch = await this.store.take();
         if (!batch) return;
-        const ok = await this.write(batch);
-        if (ok) this.written(batch);
-        else return;
+        if (!(await this.write(batch))) return;
       }
     } catch (err) {
       // The store is unreachable (Redis down): what it holds stays there for its next tick.
@@ -176,7 +195,22 @@ export class Ledger {
     }
   }
 
+  /** Writes a batch the store handed out; false when (part of) it went back to the store for later. */
   private async write(batch: StoreBatch): Promise<boolean> {
+    let failed = await this.commit(batch);
+    if (failed && refusesRows(failed.err)) {
+      // Once more after a pause: a refusal that repeats is the batch's own (a row the database cannot take).
+      await sleep(this.opts.flushMs ?? 100);
+      failed = await this.commit(batch);
+    }
+    if (!failed) return true;
+    if (!refusesRows(failed.err)) return this.giveBack([batch], failed.err);
+    this.ctx.log.warn({ entries: batch.entries.length, db_error: dbError(failed.err) }, 'the database refused a ledger batch twice; writing it in parts to set aside what it refuses');
+    return this.isolate(batch);
+  }
+
+  /** One transaction for the whole batch: undefined once committed, else what failed (nothing of it was written). */
+  private async commit(batch: StoreBatch): Promise<{ err: unknown } | undefined> {
     let totals: Debit[] = [];
     try {
       await this.ctx.db.transaction().execute(async (trx) => {
@@ -184,20 +218,82 @@ export class Ledger {
         await this.store.beforeCommit(batch, totals);
       });
     } catch (err) {
-      // Kept for the next flush: nothing of it was written.
-      this.ctx.log.error({ err }, 'writing call logs and charges failed; will retry');
-      await this.store.failed(batch).catch((e: unknown) => this.ctx.log.error({ err: e }, 'returning a ledger batch failed'));
-      this.queued += batch.entries.length;
-      this.schedule();
-      return false;
+      return { err };
     }
-    await this.store.afterCommit(batch, totals).catch((err: unknown) => this.ctx.log.error({ err }, 'finishing a ledger batch failed'));
+    await this.written(batch, totals, batch.entries.flatMap((e) => e.logs));
+    return undefined;
+  }
+
+  /** Writes a refused batch in halves, down to single entries that are written row by row. */
+  private async isolate(batch: StoreBatch): Promise<boolean> {
+    if (batch.entries.length === 1) return this.salvage(batch);
+    const mid = Math.ceil(batch.entries.length / 2);
+    let parts: StoreBatch[];
+    try {
+      parts = await this.store.split(batch, [batch.entries.slice(0, mid), batch.entries.slice(mid)]);
+    } catch (err) {
+      // Redis unreachable, or the claim lost to another instance (then giving it back does nothing).
+      return this.giveBack([batch], err);
+    }
+    for (let i = 0; i < parts.length; i++) {
+      const failed = await this.commit(parts[i]!);
+      if (!failed) continue;
+      if (!refusesRows(failed.err)) return this.giveBack(parts.slice(i), failed.err);
+      if (!(await this.isolate(parts[i]!))) return this.giveBack(parts.slice(i + 1));
+    }
     return true;
   }
 
-  private written(batch: StoreBatch): void {
+  /** One entry, call log by call log: what the database refuses is reported and set aside; the charge lands. */
+  private async salvage(batch: StoreBatch): Promise<boolean> {
+    const entry = batch.entries[0]!;
+    let result: Awaited<ReturnType<typeof writeSalvaged>> | undefined;
+    try {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        result = await writeSalvaged(trx, entry, batch.dedupe);
+        await this.store.beforeCommit(batch, result.totals);
+      });
+    } catch (err) {
+      // The charge itself refused, or the database gone: the entry stays queued; a charge is never dropped.
+      return this.giveBack([batch], err);
+    }
+    const { totals, stored, quarantined, blind } = result!;
+    const charge = entry.debits.map((d) => ({ account: accountKey(d.account), amount: d.amount }));
+    for (const q of quarantined) {
+      this.ctx.metrics.ledgerQuarantined(q.outcome);
+      // Identifiers and the database's message only: the row's texts may hold anything a client sent.
+      const { id, trace_id, attempt, user_id, app_id } = q.log as Partial<NewCallLog>;
+      this.ctx.log.error(
+        { log_id: id, trace_id, attempt, user_id, app_id, charge, outcome: q.outcome, db_error: dbError(q.error) },
+        q.outcome === 'sanitized' ? 'the database refused a call log; stored it without the values it refused' : 'the database refused a call log; it is not stored (its charge is)',
+      );
+    }
+    if (blind) this.ctx.log.error({ charge }, 'a recovered ledger entry had no call log the database would store; its charge was not applied again');
+    await this.written(batch, totals, stored);
+    return true;
+  }
+
+  /** Hands batches back to the store to be written later; after a failure, flushes pause (growing) before the next try. */
+  private async giveBack(parts: StoreBatch[], err?: unknown): Promise<false> {
+    if (err !== undefined) {
+      this.ctx.log.error({ db_error: dbError(err) }, 'writing call logs and charges failed; will retry');
+      this.failures++;
+      this.pausedUntil = Date.now() + Math.min(MAX_BACKOFF_MS, (this.opts.flushMs ?? 100) * 2 ** Math.min(this.failures, 10));
+    }
+    // Last first: a store that puts a batch back in front then keeps the original order.
+    for (const b of [...parts].reverse()) {
+      await this.store.failed(b).catch((e: unknown) => this.ctx.log.error({ err: e }, 'returning a ledger batch failed'));
+      this.queued += b.entries.length;
+    }
+    this.schedule();
+    return false;
+  }
+
+  private async written(batch: StoreBatch, totals: Debit[], logs: NewCallLog[]): Promise<void> {
+    this.failures = 0;
+    await this.store.afterCommit(batch, totals).catch((err: unknown) => this.ctx.log.error({ err }, 'finishing a ledger batch failed'));
+    this.ctx.metrics.callLogsWritten(logs);
     for (const e of batch.entries) {
-      this.ctx.metrics.callLogsWritten(e.logs);
       this.waiting.debits = Math.max(0, this.waiting.debits - e.debits.length);
       this.waiting.logs = Math.max(0, this.waiting.logs - e.logs.length);
     }
@@ -210,7 +306,8 @@ export class Ledger {
   async close(waitMs = 2000): Promise<void> {
     const until = Date.now() + waitMs;
     while (this.open > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-    await this.flush();
+    // Whatever the pause after a failed write: this is the last chance in memory mode.
+    await this.queueDrain(true);
     clearTimeout(this.timer);
     await this.store.close();
   }

@@ -37,13 +37,14 @@ export function presentedKey(request: FastifyRequest): string {
 const expired = (at: number | null | undefined, now: number) => !!at && at > 0 && at <= now;
 
 /**
- * A blacklist hit or a whitelist miss, checked on the forwarded client address and the socket's (§1.2:
- * a spoofed X-Forwarded-For cannot lock a caller out, the real peer can still get in). Unlike the
- * original, loopback is not exempt: the lists mean what they say.
+ * A blacklist hit or a whitelist miss on the client's address: request.ip, the peer itself unless it is
+ * a proxy TRUST_PROXY trusts (config.ts), so a client cannot claim another address. The original (§1.2)
+ * also let the socket's address admit a caller, which behind a proxy lets every client past a blacklist;
+ * and, unlike the original, loopback is not exempt: the lists mean what they say.
  */
-function ipRefused(ips: string[], whitelist: readonly string[], blacklist: readonly string[]): boolean {
+function ipRefused(ip: string, whitelist: readonly string[], blacklist: readonly string[]): boolean {
   if (whitelist.length === 0 && blacklist.length === 0) return false;
-  return !ips.some((ip) => ipAllowed(ip, whitelist, blacklist));
+  return !ipAllowed(ip, whitelist, blacklist);
 }
 
 export function admit(snapshot: Snapshot, request: FastifyRequest, now = Date.now()): Caller {
@@ -54,9 +55,9 @@ export function admit(snapshot: Snapshot, request: FastifyRequest, now = Date.no
   if (appKey.status !== Status.Normal) throw new GatewayError(403, 'api_key_disabled', 'This API key is disabled.');
 
   const ip = request.ip;
+  // The peer (the proxy, behind one): kept in the call log.
   const remoteIp = request.socket.remoteAddress ?? ip;
-  const ips = [...new Set([ip, remoteIp])];
-  if (ipRefused(ips, appKey.ip_whitelist, appKey.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed to use this key.`);
+  if (ipRefused(ip, appKey.ip_whitelist, appKey.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed to use this key.`);
   // Rule 2 keys start their clock at the first call; until then quota_expires_at is empty (console/app-keys.ts).
   if (appKey.quota_expires_rule === QuotaExpiresRule.Fixed || appKey.first_used_at) {
     if (expired(appKey.quota_expires_at, now)) throw new GatewayError(403, 'api_key_expired', 'This API key has expired.');
@@ -66,7 +67,7 @@ export function admit(snapshot: Snapshot, request: FastifyRequest, now = Date.no
   if (!user) throw new GatewayError(401, 'invalid_user', 'The owner of this API key no longer exists.');
   if (user.status !== Status.Normal) throw new GatewayError(403, 'user_disabled', 'The account of this API key is disabled.');
   // Account-wide lists (wildcards allowed) apply to every key of every app of the account.
-  if (ipRefused(ips, user.ip_whitelist, user.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed for this account.`);
+  if (ipRefused(ip, user.ip_whitelist, user.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed for this account.`);
   if (expired(user.quota_expires_at, now)) throw new GatewayError(429, 'account_quota_expired', 'The quota of this account has expired.');
   let reseller: SnapUser | undefined;
   if (user.rid > 0) {
@@ -78,7 +79,7 @@ export function admit(snapshot: Snapshot, request: FastifyRequest, now = Date.no
   const app = snapshot.apps.get(appKey.app_id);
   if (!app || app.user_id !== user.user_id) throw new GatewayError(401, 'invalid_app', 'The app of this API key no longer exists.');
   if (app.status !== Status.Normal) throw new GatewayError(403, 'app_disabled', 'The app of this API key is disabled.');
-  if (ipRefused(ips, app.ip_whitelist, app.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed to use this app.`);
+  if (ipRefused(ip, app.ip_whitelist, app.ip_blacklist)) throw new GatewayError(403, 'ip_forbidden', `IP ${ip} is not allowed to use this app.`);
   if (expired(app.quota_expires_at, now)) throw new GatewayError(403, 'app_expired', 'The app of this API key has expired.');
   return { appKey, app, user, reseller, vip: vipLevelOf(snapshot, user, now), ip, remoteIp };
 }

@@ -76,6 +76,12 @@ export class Metrics {
     labelNames: ['model', 'status'] as const,
     registers: [this.registry],
   });
+  private readonly quarantined = new Counter({
+    name: 'fastgate_ledger_quarantined_total',
+    help: 'Call-log rows the database refused and the ledger set aside (their charges were applied), by outcome: sanitized (stored without the refused values), dropped (not stored; the error log names it).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     // CPU, memory, event loop, GC: one set per process, whatever number of apps it builds (tests build many).
@@ -112,6 +118,11 @@ export class Metrics {
       if (log.completion_tokens) this.tokens.inc({ model, kind: 'completion' }, Number(log.completion_tokens));
       if (log.total_price) this.spend.inc({ model }, Number(log.total_price));
     }
+  }
+
+  /** A call-log row the database refused (billing/ledger-quarantine.ts). */
+  ledgerQuarantined(outcome: 'sanitized' | 'dropped'): void {
+    this.quarantined.inc({ outcome });
   }
 
   /** A gauge read when scraped (queue depths); `collect` sets its values. */

@@ -58,12 +58,23 @@ export async function revokeSession(ctx: Ctx, token: string): Promise<void> {
   if (ctx.redis) await forgetCached(ctx.redis, { hashes: [sha256(token)] }).catch((err: unknown) => ctx.log.error({ err }, 'dropping a cached session failed; it expires within seconds'));
 }
 
-/** Signs the user out everywhere but `exceptHash`; in Redis mode every cached copy goes (the kept one is read again). */
-export async function revokeUserSessions(ctx: Ctx, userId: number, exceptHash?: string): Promise<void> {
-  let q = ctx.db.deleteFrom('sessions').where('user_id', '=', userId);
+/** Signs the users out everywhere but `exceptHash`; in Redis mode every cached copy goes (the kept one is read again). */
+export async function revokeUserSessions(ctx: Ctx, userIds: number | number[], exceptHash?: string): Promise<void> {
+  const ids = [userIds].flat();
+  if (!ids.length) return;
+  let q = ctx.db.deleteFrom('sessions').where('user_id', 'in', ids);
   if (exceptHash) q = q.where('token_hash', '!=', exceptHash);
   await q.execute();
-  if (ctx.redis) await forgetCached(ctx.redis, { users: [userId] }).catch((err: unknown) => ctx.log.error({ err }, 'dropping cached sessions failed; they expire within seconds'));
+  await dropCachedSessions(ctx, ids);
+}
+
+/**
+ * Redis mode: drops the users' cached sessions before the caller answers, so the next request on any
+ * instance reads the database (for writes that sign users out: revocations, a disabled or deleted
+ * account). The change event does it too, but only after the answer may have gone out.
+ */
+export async function dropCachedSessions(ctx: Ctx, userIds: (number | string)[]): Promise<void> {
+  if (ctx.redis && userIds.length) await forgetCached(ctx.redis, { users: userIds }).catch((err: unknown) => ctx.log.error({ err }, 'dropping cached sessions failed; they expire within seconds'));
 }
 
 export async function purgeExpiredSessions(ctx: Ctx): Promise<void> {

@@ -101,15 +101,16 @@ export async function moveQuota(ctx: Ctx, moves: Movement[], locale: Locale = 'z
   await ctx.db.transaction().execute(async (trx) => {
     for (const m of moves) await applyMovement(ctx, trx, m, locale);
   });
-  publishUsers(ctx, moves.flatMap((m) => (m.from !== undefined ? [m.userId, m.from] : [m.userId])));
+  // Awaited: in Redis mode the balances' cached bases are dropped before the caller answers.
+  await publishUsers(ctx, moves.flatMap((m) => (m.from !== undefined ? [m.userId, m.from] : [m.userId])));
   // A recharge may lift the account to the next VIP level (its counter was raised in the transaction).
   for (const id of new Set(moves.filter((m) => m.type === QuotaType.Recharge).map((m) => m.userId))) await applyVipRules(ctx, id);
 }
 
-/** The gateway snapshot reloads these accounts (numeric ids as strings). */
-export function publishUsers(ctx: Ctx, userIds: number[]): void {
+/** The gateway snapshot reloads these accounts (numeric ids as strings); see Bus.publish for what awaiting it gives. */
+export async function publishUsers(ctx: Ctx, userIds: number[]): Promise<void> {
   const ids = [...new Set(userIds)].map(String);
-  if (ids.length) ctx.bus.publish({ entity: 'users', op: 'update', ids });
+  if (ids.length) await ctx.bus.publish({ entity: 'users', op: 'update', ids });
 }
 
 /** The optional "your quota changed" mail of a recharge (`is_send_notice`); failures are only logged. */

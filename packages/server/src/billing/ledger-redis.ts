@@ -22,7 +22,7 @@
 //   and the next reservation reads it again: nothing is ever added twice.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChangeEvent } from '../bus/index';
+import { userIdOf, type ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
 import { GatewayError } from '../gateway/errors';
 import type { Snapshot } from '../gateway/snapshot';
@@ -359,10 +359,13 @@ export class RedisLedgerStore implements LedgerStore {
   /** A console write to a balance (after its commit): the next reservation reads `base` again. */
   private onChange(e: ChangeEvent): void {
     const keys: string[] = [];
-    const numeric = (id: string) => /^\d+$/.test(id);
     if (e.entity === 'users') {
-      for (const id of e.ids) if (numeric(id)) keys.push(`${this.p}bal:user:${id}`);
-      const rowIds = new Set(e.ids.filter((id) => !numeric(id)));
+      const rowIds = new Set<string>();
+      for (const id of e.ids) {
+        const userId = userIdOf(id);
+        if (userId !== undefined) keys.push(`${this.p}bal:user:${userId}`);
+        else rowIds.add(id);
+      }
       if (rowIds.size) for (const u of this.snapshot.users.values()) if (rowIds.has(u.id)) keys.push(`${this.p}bal:user:${u.user_id}`);
     } else if (e.entity === 'apps') {
       const ids = new Set(e.ids);

@@ -114,21 +114,23 @@ export class Ledger {
 
   /**
    * Replaces the reservation by the real cost (which may exceed it by the estimate's error) and queues
-   * the call logs of every attempt. A second settle of the same trace does nothing.
+   * the call logs of every attempt. A second settle of the same trace does nothing. Resolves once the
+   * store holds the entry (Redis mode: in the shared journal, safe from this process dying; while Redis
+   * is unreachable, queued here for retry), never rejects.
    */
-  settle(r: Reservation, cost: number, logs: NewCallLog[]): void {
-    if (r.settled || this.settledTraces.has(r.traceId)) return;
+  settle(r: Reservation, cost: number, logs: NewCallLog[]): Promise<void> {
+    if (r.settled || this.settledTraces.has(r.traceId)) return Promise.resolve();
     r.settled = true;
     this.open--;
     this.settledTraces.add(r.traceId);
     if (this.settledTraces.size > 100_000) this.settledTraces.clear();
     const amount = Math.max(0, Math.ceil(cost));
-    this.record({ debits: amount > 0 ? r.accounts.map((account) => ({ account, amount })) : [], logs }, r);
+    return this.record({ debits: amount > 0 ? r.accounts.map((account) => ({ account, amount })) : [], logs }, r);
   }
 
   /** Gives the reservation back (the call failed before it cost anything); logs are still written. */
-  refund(r: Reservation, logs: NewCallLog[] = []): void {
-    this.settle(r, 0, logs);
+  refund(r: Reservation, logs: NewCallLog[] = []): Promise<void> {
+    return this.settle(r, 0, logs);
   }
 
   /**
@@ -139,15 +141,15 @@ export class Ledger {
    */
   adjust(accounts: AccountRef[], delta: number, logs: NewCallLog[] = []): void {
     if (!Number.isSafeInteger(delta)) throw new Error(`ledger adjustment must be an integer, got ${delta}`);
-    this.record({ debits: delta !== 0 ? accounts.map((account) => ({ account, amount: delta })) : [], logs });
+    void this.record({ debits: delta !== 0 ? accounts.map((account) => ({ account, amount: delta })) : [], logs });
   }
 
   /** Logs of requests refused before any reservation (they cost nothing). */
   log(logs: NewCallLog[]): void {
-    this.record({ debits: [], logs });
+    void this.record({ debits: [], logs });
   }
 
-  private record(entry: Entry, r?: Reservation): void {
+  private record(entry: Entry, r?: Reservation): Promise<void> {
     // The memory store applies the entry before this returns; the Redis store retries on its own.
     const p = this.store.record(entry, r).catch((err: unknown) => this.ctx.log.error({ err }, 'recording a charge failed'));
     this.recording.add(p);
@@ -156,6 +158,7 @@ export class Ledger {
     this.waiting.debits += entry.debits.length;
     this.waiting.logs += entry.logs.length;
     this.schedule();
+    return p;
   }
 
   private schedule(): void {

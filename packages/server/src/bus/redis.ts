@@ -49,9 +49,12 @@ export async function createRedisBus(conn: RedisConn, log: FastifyBaseLogger): P
   await sub.subscribe(channel);
 
   return {
-    publish(event) {
+    async publish(event) {
       emitter.emit('change', event);
-      conn.client.publish(channel, JSON.stringify({ o: origin, e: event })).catch((err: unknown) => log.warn({ err, entity: event.entity }, 'publishing a change event failed; other instances catch up at their next reconcile'));
+      // After the listeners' commands on the same connection, which Redis runs in order.
+      await conn.client
+        .publish(channel, JSON.stringify({ o: origin, e: event }))
+        .catch((err: unknown) => log.warn({ err, entity: event.entity }, 'publishing a change event failed; other instances catch up at their next reconcile'));
     },
     deliver: (event) => void emitter.emit('change', event),
     subscribe(listener) {

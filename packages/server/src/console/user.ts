@@ -15,6 +15,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { availableGroups, availableModelIds } from '../catalogue/access';
 import { idsOf, requireKnown, requireRows } from '../catalogue/links';
 import { applyMovement, moveQuota, publishUsers, requireFuture, sendRechargeNotice, type Movement } from '../billing/deals';
+import { dropCachedSessions, revokeUserSessions } from '../auth/sessions';
 import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
 import { callerOf, contains, resource, type Caller } from '../http/crud';
@@ -135,6 +136,7 @@ async function deleteAccounts(ctx: Ctx, rows: UserRow[], purge: number[], kind: 
     await trx.deleteFrom('sessions').where('user_id', 'in', ids).execute();
     await trx.deleteFrom('users').where('user_id', 'in', ids).execute();
   });
+  await dropCachedSessions(ctx, ids);
   if (deletedKeys.length) ctx.bus.publish({ entity: 'app_keys', op: 'delete', ids: deletedKeys });
   if (deletedApps.length) ctx.bus.publish({ entity: 'apps', op: 'delete', ids: deletedApps });
   if (affectedUsers.length) ctx.bus.publish({ entity: 'users', op: 'update', ids: affectedUsers });
@@ -303,7 +305,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
       }
       return row.user_id;
     });
-    publishUsers(ctx, c.session.role === 'reseller' && input.quota > 0 ? [userId, c.session.user.user_id] : [userId]);
+    await publishUsers(ctx, c.session.role === 'reseller' && input.quota > 0 ? [userId, c.session.user.user_id] : [userId]);
     return { id, user_id: userId };
   });
 
@@ -344,8 +346,8 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
       })
       .where('user_id', '=', row.user_id)
       .execute();
-    if (input.password || input.status !== Status.Normal) await db.deleteFrom('sessions').where('user_id', '=', row.user_id).execute();
-    publishUsers(ctx, [row.user_id]);
+    if (input.password || input.status !== Status.Normal) await revokeUserSessions(ctx, row.user_id);
+    await publishUsers(ctx, [row.user_id]);
   });
 
   post(app, `${prefix}/change/quota/expire`, { schema: changeQuotaExpireSchema, roles }, async (input, request) => {
@@ -353,7 +355,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     const [row] = (await res.visible(c, [input.id])) as UserRow[];
     const expiresAt = expiry(input.quota_expires_at, true) ?? null;
     await db.updateTable('users').set({ quota_expires_at: expiresAt, expire_warning_notice: 0, expire_notice: 0, updated_at: Date.now() }).where('user_id', '=', row!.user_id).execute();
-    publishUsers(ctx, [row!.user_id]);
+    await publishUsers(ctx, [row!.user_id]);
   });
 
   post(app, `${prefix}/change/status`, { schema: changeStatusSchema, roles }, async (input, request) => {
@@ -366,8 +368,8 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     const ids = rows.map((r) => r.user_id);
     await db.updateTable('users').set({ status, updated_at: Date.now() }).where('user_id', 'in', ids).execute();
     // A disabled account is signed out everywhere (sessions also check the status).
-    if (status !== Status.Normal) await db.deleteFrom('sessions').where('user_id', 'in', ids).execute();
-    publishUsers(ctx, ids);
+    if (status !== Status.Normal) await revokeUserSessions(ctx, ids);
+    await publishUsers(ctx, ids);
   };
 
   post(app, `${prefix}/delete`, { schema: userDeleteSchema, roles }, async (input, request) => {
@@ -405,7 +407,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
       .set({ groups: JSON.stringify([...new Set(input.groups)]), models: JSON.stringify([...new Set(input.models)]), updated_at: Date.now() })
       .where('user_id', '=', target.user_id)
       .execute();
-    publishUsers(ctx, [target.user_id]);
+    await publishUsers(ctx, [target.user_id]);
   });
 
   post(app, `${prefix}/batch/operate`, { schema: batchSchema.loose(), roles }, async (input, request) => {

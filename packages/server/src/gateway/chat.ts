@@ -88,8 +88,10 @@ export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: Ch
   // The client sees the model it asked for, whatever forwarding or replacement did (§1.4).
   answer.model = ctx.plan.requested;
   answer.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
+  const done = finishedChat(usage, price, completion);
+  await ctx.finish(done);
   writer.json(answer, usage);
-  return finishedChat(usage, price, completion);
+  return done;
 }
 
 export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
@@ -135,9 +137,11 @@ export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: 
   if (!sse.started) return emptyStream();
   const aborted = midError !== undefined;
   const { usage: billed, price } = settleChat(ctx, body, aborted ? undefined : usage, completion, aborted);
+  const done = { ...finishedChat(billed, price, completion, midError ? CallStatus.Failed : CallStatus.Success), errMsg: midError };
+  await ctx.finish(done);
   await writer.end(sse, billed, midError);
   sse.end();
-  return { ...finishedChat(billed, price, completion, midError ? CallStatus.Failed : CallStatus.Success), errMsg: midError };
+  return done;
 }
 
 /** The OpenAI chat answer: usage chunks only when the client asked for them (stream_options). */

@@ -69,6 +69,7 @@ async function jsonAttempt(gw: Gateway, ctx: AttemptContext, body: CompletionBod
   const done = settle(ctx, prompt, openaiUsage(json.usage), text, false);
   json.model = ctx.plan.requested;
   json.usage = { prompt_tokens: done.usage.prompt_tokens, completion_tokens: done.usage.completion_tokens, total_tokens: done.usage.total_tokens };
+  await ctx.finish(done);
   ctx.reply.header('content-type', 'application/json').send(json);
   return done;
 }
@@ -111,11 +112,13 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: CompletionB
     midError = `The upstream stream broke: ${(err as Error).message}`;
   }
   if (!sse.started) return emptyStream();
-  const done = settle(ctx, prompt, midError ? undefined : usage, text, midError !== undefined);
+  const settled = settle(ctx, prompt, midError ? undefined : usage, text, midError !== undefined);
+  const done = midError ? { ...settled, status: CallStatus.Failed, errMsg: midError } : settled;
+  await ctx.finish(done);
   if (midError) await sse.write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
   await sse.write(formatEvent('[DONE]'));
   sse.end();
-  return midError ? { ...done, status: CallStatus.Failed, errMsg: midError } : done;
+  return done;
 }
 
 export function completions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {

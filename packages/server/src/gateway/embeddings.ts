@@ -33,10 +33,11 @@ async function jsonPassthrough(
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json)) return badUpstreamBody();
-  const done = price(json);
+  const done: Finished = { kind: 'finished', status: CallStatus.Success, ...price(json) };
   if ('model' in json) json.model = ctx.plan.requested;
+  await ctx.finish(done);
   ctx.reply.header('content-type', 'application/json').send(json);
-  return { kind: 'finished', status: CallStatus.Success, ...done };
+  return done;
 }
 
 export function embeddings(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {

@@ -41,8 +41,7 @@ async function imageAttempt(gw: Gateway, ctx: AttemptContext, body: Body): Promi
   const usage = imageUsage(json.usage);
   const price = priceImage({ quotas: model.quotas, n, size: text(body.size), quality: text(body.quality), discountBp, usage });
   if ('model' in json) json.model = ctx.plan.requested;
-  ctx.reply.header('content-type', 'application/json').send(json);
-  return {
+  const done: Finished = {
     kind: 'finished',
     status: CallStatus.Success,
     usage: usage ? { prompt_tokens: usage.text_tokens + usage.image_tokens, completion_tokens: usage.output_tokens } : undefined,
@@ -50,6 +49,9 @@ async function imageAttempt(gw: Gateway, ctx: AttemptContext, body: Body): Promi
     completion: `${n} image(s)`,
     tokens: 0,
   };
+  await ctx.finish(done);
+  ctx.reply.header('content-type', 'application/json').send(json);
+  return done;
 }
 
 export function imageGenerations(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {

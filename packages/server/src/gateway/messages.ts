@@ -57,6 +57,7 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, 
   if (!isRecord(json) || !Array.isArray(json.content)) return badUpstreamBody();
   const done = finishedWith(ctx, chat, messagesUsage(json), blocksText(json.content), false, CallStatus.Success);
   json.model = ctx.plan.requested;
+  await ctx.finish(done);
   ctx.reply.header('content-type', 'application/json').send(json);
   return done;
 }
@@ -69,6 +70,8 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
   let usage: Usage | undefined;
   let completion = '';
   let midError: string | undefined;
+  /** The closing message_stop, held back until the call is charged. */
+  let stop: string | undefined;
   try {
     for await (const event of readEvents(res.body)) {
       const json = asRecord(tryParse(event.data));
@@ -90,8 +93,12 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
         const d = asRecord(json.delta);
         completion += str(d.text) ?? str(d.partial_json) ?? str(d.thinking) ?? '';
       }
+      if (json.type === 'message_stop') {
+        sse.start();
+        stop = formatEvent(data, event.event);
+        break;
+      }
       await sse.write(formatEvent(data, event.event));
-      if (json.type === 'message_stop') break;
     }
   } catch (err) {
     if (ctx.signal.aborted) {
@@ -103,10 +110,13 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
     await sse.write(anthropicErrorEvent(502, midError));
   }
   if (!sse.started) return emptyStream();
-  sse.end();
   const aborted = midError !== undefined;
-  const done = finishedWith(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
-  return aborted ? { ...done, errMsg: midError } : done;
+  const settled = finishedWith(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
+  const done = aborted ? { ...settled, errMsg: midError } : settled;
+  await ctx.finish(done);
+  if (stop) await sse.write(stop);
+  sse.end();
+  return done;
 }
 
 /** Chat answers of another family, written as Anthropic's message and events. */

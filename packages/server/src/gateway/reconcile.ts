@@ -77,7 +77,9 @@ export function startReconcile(ctx: Ctx, snapshot: Snapshot, everyMs: number): R
       if (seen.get(table) === fp) continue;
       // The first pass compares every table: a change between the snapshot's load and now counts too.
       const ids = table === 'sys_configs' ? 'all' : await differing(table);
-      seen.set(table, fp);
+      // A row table counts as seen only once the snapshot agrees with it: a refresh that failed (the
+      // database away for a moment) is found and handed over again at the next pass.
+      if (table === 'sys_configs' || (ids !== 'all' && !ids.length)) seen.set(table, fp);
       if (ids !== 'all' && !ids.length) continue;
       // sys_configs has no row ids to compare: it is simply read again whenever its aggregate moved.
       if (table !== 'sys_configs') ctx.log.info({ table, rows: ids === 'all' ? 'all' : ids.length }, 'reconcile: reloading changes the snapshot missed');

@@ -8,7 +8,7 @@ import type { RateLimits } from '@fastgate/core/entities/catalogue';
 import type { UpstreamError } from '../providers/types';
 import { admit, type Caller } from './admit';
 import type { NewCallLog } from '../db/schema';
-import { CallStatus, callLog, type Plan } from './call-log';
+import { CallStatus, callLog, type Attempt, type Plan } from './call-log';
 import { classify, retryBudget } from './classify';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
@@ -62,6 +62,14 @@ export interface AttemptContext {
   signal: AbortSignal;
   timeoutMs: number;
   reply: FastifyReply;
+  /**
+   * Charges the call before the end of its answer goes out: an attempt calls it with its outcome right
+   * before the last write (a JSON answer, a stream's closing event) and returns that outcome. Once it
+   * resolves, the charge and the call logs are in the ledger's store (in Redis mode the shared journal),
+   * so an instance killed just after answering cannot lose a charge its client saw. Later calls
+   * return the first one's promise; an attempt that never calls it is charged after it returns.
+   */
+  finish(outcome: Finished): Promise<void>;
 }
 
 function accountsOf(caller: Caller, resolution: Resolution): AccountRef[] {
@@ -185,9 +193,9 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
       const target = await smartTarget(gw, plan, resolution.smart, spec.chat, logs, abort.signal);
       if (target) Object.assign(resolution, { target, forwarded: true });
     }
-    const result = await attempts(gw, spec, plan, reply, abort.signal, logs);
+    // Settled by attempts() when the answer is ready, before its last bytes go out.
+    const result = await attempts(gw, spec, plan, reply, abort.signal, logs, (outcome) => ledger.settle(reservation, outcome.quota, logs));
     if (result.kind === 'finished') {
-      ledger.settle(reservation, result.quota, logs);
       if (result.tokens > 0 && scopes.length) void limiter.addTokens(scopes, result.tokens);
       return;
     }
@@ -209,8 +217,20 @@ function attemptOutcome(outcome: Finished | Failed): number | 'aborted' | 'strea
   return outcome.status === CallStatus.Success ? 200 : 'stream_broken';
 }
 
-/** The retry loop of §1.10 with the fallback agent, then the fallback model, each with a fresh budget. */
-export async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: FastifyReply, signal: AbortSignal, logs: NewCallLog[]): Promise<Finished | Failed> {
+/**
+ * The retry loop of §1.10 with the fallback agent, then the fallback model, each with a fresh budget.
+ * `charge` settles the finished call (its logs are in `logs` by then); the caller that leaves it out
+ * settles on its own.
+ */
+export async function attempts(
+  gw: Gateway,
+  spec: CallSpec,
+  plan: Plan,
+  reply: FastifyReply,
+  signal: AbortSignal,
+  logs: NewCallLog[],
+  charge?: (outcome: Finished) => Promise<void>,
+): Promise<Finished | Failed> {
   const { snapshot } = gw;
   const { resolution } = plan;
   const model = resolution.model;
@@ -245,33 +265,48 @@ export async function attempts(gw: Gateway, spec: CallSpec, plan: Plan, reply: F
       const attemptStarted = performance.now();
       let outcome: Finished | Failed;
       const seconds = () => (performance.now() - attemptStarted) / 1000;
+      // The finished attempt's log, then the charge: once, when the attempt calls finish() or returns.
+      let done: { outcome: Finished; charged: Promise<void> } | undefined;
+      const settleWith = (o: Finished, entry: Attempt): Promise<void> => {
+        logs.push(callLog(snapshot, plan, logs.length, entry));
+        done = { outcome: o, charged: charge ? charge(o) : Promise.resolve() };
+        return done.charged;
+      };
+      const finish = (o: Finished): Promise<void> =>
+        done?.charged ??
+        settleWith(o, {
+          route,
+          status: o.status,
+          usage: o.usage,
+          quota: o.quota,
+          promptRatio: o.promptRatio,
+          completionRatio: o.completionRatio,
+          completion: o.completion,
+          errMsg: o.errMsg,
+          connMs: performance.now() - attemptStarted,
+          retryCount: n,
+        });
       try {
-        outcome = await spec.attempt({ route, plan, target: pass.target, signal, timeoutMs, reply });
+        outcome = await spec.attempt({ route, plan, target: pass.target, signal, timeoutMs, reply, finish });
       } catch (err) {
+        if (done) {
+          // Charged already; only the answer's tail failed.
+          metrics.upstreamAttempt(route.family, attemptOutcome(done.outcome), seconds());
+          await done.charged;
+          return done.outcome;
+        }
         if (signal.aborted) {
           metrics.upstreamAttempt(route.family, 'aborted', seconds());
-          logs.push(callLog(snapshot, plan, logs.length, { route, status: CallStatus.Aborted, errMsg: 'client closed the connection', retryCount: n }));
-          return { kind: 'finished', status: CallStatus.Aborted, quota: 0, tokens: 0 };
+          const aborted: Finished = { kind: 'finished', status: CallStatus.Aborted, quota: 0, tokens: 0 };
+          await settleWith(aborted, { route, status: CallStatus.Aborted, errMsg: 'client closed the connection', retryCount: n });
+          return aborted;
         }
         throw err;
       }
       metrics.upstreamAttempt(route.family, attemptOutcome(outcome), seconds());
       if (outcome.kind === 'finished') {
-        logs.push(
-          callLog(snapshot, plan, logs.length, {
-            route,
-            status: outcome.status,
-            usage: outcome.usage,
-            quota: outcome.quota,
-            promptRatio: outcome.promptRatio,
-            completionRatio: outcome.completionRatio,
-            completion: outcome.completion,
-            errMsg: outcome.errMsg,
-            connMs: performance.now() - attemptStarted,
-            retryCount: n,
-          }),
-        );
-        return outcome;
+        await finish(outcome);
+        return done!.outcome;
       }
       last = outcome;
       const e = outcome.error;

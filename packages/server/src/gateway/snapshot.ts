@@ -5,7 +5,7 @@ import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
 import type { FallbackConfig, PresetConfig } from '@fastgate/core/entities/model';
 import type { ForwardConfig, RateLimits } from '@fastgate/core/entities/catalogue';
 import { SYS_CONFIG_DEFAULTS, type SysConfig } from '@fastgate/core/sys-config';
-import type { ChangeEvent } from '../bus/index';
+import { userIdOf, type ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
 import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow, VipLevelRow } from '../db/schema';
 import { idsOf, jsonOf } from '../catalogue/links';
@@ -133,7 +133,11 @@ export class Snapshot {
     switch (table) {
       case 'users': {
         let q = db.selectFrom('users').selectAll();
-        if (some) q = q.where((eb) => eb.or([eb('id', 'in', ids), eb('user_id', 'in', ids.map(Number).filter(Number.isFinite))]));
+        if (some) {
+          // Row ids are digits too, but far outside user_id's integer column (PostgreSQL refuses the comparison).
+          const userIds = ids.map(userIdOf).filter((n) => n !== undefined);
+          q = q.where((eb) => eb.or([eb('id', 'in', ids), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]));
+        }
         const rows = await q.execute();
         if (!some) this.users.clear();
         else for (const [k, u] of this.users) if (ids.includes(u.id) || ids.includes(String(k))) this.users.delete(k);

@@ -95,9 +95,11 @@ async function attempt(gw: Gateway, ctx: AttemptContext, upload: Upload): Promis
   const seconds = answeredSeconds(json) ?? fromFile;
   const price = priceTranscription({ quotas: model.quotas, seconds, discountBp });
   if (isRecord(json) && 'model' in json) json.model = ctx.plan.requested;
-  ctx.reply.header('content-type', type).send(isRecord(json) ? json : bytes);
   const text = isRecord(json) ? (str(json.text) ?? '') : bytes.toString('utf8');
-  return { kind: 'finished', status: CallStatus.Success, quota: price.quota, completion: text, tokens: 0 };
+  const done: Finished = { kind: 'finished', status: CallStatus.Success, quota: price.quota, completion: text, tokens: 0 };
+  await ctx.finish(done);
+  ctx.reply.header('content-type', type).send(isRecord(json) ? json : bytes);
+  return done;
 }
 
 export function transcriptions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {

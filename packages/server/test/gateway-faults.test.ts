@@ -7,7 +7,7 @@ import { priceChat } from '../src/billing/price';
 import { countChatPrompt, countCompletion } from '../src/billing/tokens';
 import type { CallLogRow } from '../src/db/schema';
 import { dialects } from './helpers';
-import { settled, world, type World } from './gateway-fixtures';
+import { resetUpstreams, settled, world, type World } from './gateway-fixtures';
 
 const KEYS = ['sk-fault-key-a', 'sk-fault-key-b', 'sk-fault-key-c'];
 const SOME_KEY_FAILS = 'upstream exploded';
@@ -75,14 +75,8 @@ describe.each(dialects)('gateway under upstream faults on %s', (dialect) => {
     expect(w.server.app.gateway.snapshot.sys.base).toMatchObject({ short_timeout: 1, long_timeout: 1 });
   });
   afterAll(() => w?.close());
-  beforeEach(async () => {
-    w.mock.faults.clear();
-    w.mock.requests.length = 0;
-    await w.server.app.ctx.db.updateTable('provider_keys').set({ status: 1, is_auto_disabled: 0, auto_disabled_reason: '' }).execute();
-    await w.server.app.ctx.db.updateTable('model_agents').set({ status: 1, is_auto_disabled: 0, auto_disabled_reason: '' }).execute();
-    await w.server.app.gateway.snapshot.reload('provider_keys', 'all');
-    await w.server.app.gateway.snapshot.reload('model_agents', 'all');
-  });
+  // Every test starts with all keys and agents enabled and no faults.
+  beforeEach(() => resetUpstreams(w));
 
   it('keeps serving through the healthy keys while one answers 500, charging only the answered attempt', async () => {
     const bad = KEYS[0]!;

@@ -76,3 +76,14 @@ export async function settled(w: World): Promise<void> {
   await new Promise((r) => setTimeout(r, 40));
   await w.server.app.gateway.snapshot.settled;
 }
+
+/** Between tests: no mock faults or recorded requests, and every provider key and agent enabled again. */
+export async function resetUpstreams(w: World): Promise<void> {
+  w.mock.faults.clear();
+  w.mock.requests.length = 0;
+  const db = w.server.app.ctx.db;
+  await db.updateTable('provider_keys').set({ status: 1, is_auto_disabled: 0, auto_disabled_reason: '' }).execute();
+  await db.updateTable('model_agents').set({ status: 1, is_auto_disabled: 0, auto_disabled_reason: '' }).execute();
+  await w.server.app.gateway.snapshot.reload('provider_keys', 'all');
+  await w.server.app.gateway.snapshot.reload('model_agents', 'all');
+}

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dialects } from './helpers';
-import { PROVIDER_KEYS, settled, world, type World } from './gateway-fixtures';
+import { PROVIDER_KEYS, resetUpstreams, settled, world, type World } from './gateway-fixtures';
 
 const ask = (w: World, content = 'ping', model = 'gpt-test') => w.openai.chat.completions.create({ model, messages: [{ role: 'user', content }] });
 
@@ -12,15 +12,8 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
     w = await world(dialect);
   });
   afterAll(() => w?.close());
-  beforeEach(async () => {
-    w.mock.faults.clear();
-    w.mock.requests.length = 0;
-    // Every test starts with both keys and the agent enabled.
-    await w.server.app.ctx.db.updateTable('provider_keys').set({ status: 1, is_auto_disabled: 0, auto_disabled_reason: '' }).execute();
-    await w.server.app.ctx.db.updateTable('model_agents').set({ status: 1, is_auto_disabled: 0, auto_disabled_reason: '' }).execute();
-    await w.server.app.gateway.snapshot.reload('provider_keys', 'all');
-    await w.server.app.gateway.snapshot.reload('model_agents', 'all');
-  });
+  // Every test starts with all keys and agents enabled and no faults.
+  beforeEach(() => resetUpstreams(w));
 
   it('retries onto the second key after a 500 and logs both attempts', async () => {
     w.mock.faults.add({ key: PROVIDER_KEYS[0]!, status: 500, error: 'upstream exploded', times: 1 });

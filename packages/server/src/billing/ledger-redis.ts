@@ -20,7 +20,7 @@
 //   sets it, so a flush's `base − x` lands either before the read or after it, never both. Console
 //   balance changes (recharge, deduct, quota edits) invalidate `base` through the bus after they commit,
 //   and the next reservation reads it again: nothing is ever added twice.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { userIdOf, type ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
@@ -29,6 +29,7 @@ import type { Snapshot } from '../gateway/snapshot';
 import type { RedisConn } from '../redis/connect';
 import type { AccountRef, LedgerStore, Reservation, StoreBatch } from './ledger';
 import { applyToSnapshot, type Debit, type Entry } from './ledger-write';
+import { runScript, script } from '../redis/script';
 
 // KEYS: resv zset, resv:<id>, then the balance hashes of the limited accounts. ARGV: id, amount, expiry.
 // Returns {'ok'}, {'refused', i} (1-based account) or {'missing', i...} (bases to read first).
@@ -159,21 +160,8 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 return applied
 `;
 
-interface Script {
-  lua: string;
-  sha: string;
-}
-const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
 const S = { reserve: script(RESERVE), settle: script(SETTLE), expire: script(EXPIRE), claim: script(CLAIM), finalize: script(FINALIZE), returnClaim: script(RETURN_CLAIM), split: script(SPLIT) };
 
-async function run(redis: Redis, s: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
-  try {
-    return await redis.evalsha(s.sha, keys.length, ...keys, ...args);
-  } catch (err) {
-    if (!(err instanceof Error) || !err.message.includes('NOSCRIPT')) throw err;
-    return redis.eval(s.lua, keys.length, ...keys, ...args);
-  }
-}
 
 interface RedisBatch extends StoreBatch {
   id: string;
@@ -236,7 +224,7 @@ export class RedisLedgerStore implements LedgerStore {
     if (!accounts.length) return undefined;
     try {
       for (let i = 0; i < 5; i++) {
-        const reply = (await run(
+        const reply = (await runScript(
           this.redis,
           S.reserve,
           [`${this.p}resv`, `${this.p}resv:${r.traceId}`, ...accounts.map((a) => this.bal(a))],
@@ -271,7 +259,7 @@ export class RedisLedgerStore implements LedgerStore {
     const id = r?.traceId ?? `x${randomUUID().replace(/-/g, '')}`;
     const money = new Map<string, number>();
     for (const d of entry.debits) if (d.account.limited) money.set(this.bal(d.account), (money.get(this.bal(d.account)) ?? 0) + d.amount);
-    const send = () => run(this.redis, S.settle, [`${this.p}resv`, `${this.p}resv:${id}`, `${this.p}journal`, ...money.keys()], [id, JSON.stringify(entry), ...money.values()]);
+    const send = () => runScript(this.redis, S.settle, [`${this.p}resv`, `${this.p}resv:${id}`, `${this.p}journal`, ...money.keys()], [id, JSON.stringify(entry), ...money.values()]);
     if (r) this.live.delete(r.traceId);
     try {
       if (this.retry.length) throw new Error('earlier records are still waiting');
@@ -294,7 +282,7 @@ export class RedisLedgerStore implements LedgerStore {
       const args = ids.slice(i, i + 500).flatMap((id) => [now + this.leaseMs, id]);
       await this.redis.zadd(`${this.p}resv`, 'XX', ...args);
     }
-    await run(this.redis, S.expire, [`${this.p}resv`], [now, this.p, 1000]);
+    await runScript(this.redis, S.expire, [`${this.p}resv`], [now, this.p, 1000]);
   }
 
   async take(): Promise<RedisBatch | undefined> {
@@ -303,7 +291,7 @@ export class RedisLedgerStore implements LedgerStore {
       this.retry.shift();
     }
     const now = Date.now();
-    const reply = (await run(this.redis, S.claim, [`${this.p}journal`, `${this.p}claims`], [randomUUID(), now, now + this.leaseMs, this.opts.maxBatch, this.owner, this.p])) as [string, string, string, string] | null;
+    const reply = (await runScript(this.redis, S.claim, [`${this.p}journal`, `${this.p}claims`], [randomUUID(), now, now + this.leaseMs, this.opts.maxBatch, this.owner, this.p])) as [string, string, string, string] | null;
     if (!reply) return undefined;
     const [id, data, applied, recovered] = reply;
     const entries = JSON.parse(data) as Entry[];
@@ -323,27 +311,27 @@ export class RedisLedgerStore implements LedgerStore {
     // Not a recovered batch, so every entry is written: its amounts move from `pending` into `base`.
     const [keys, amounts] = this.moves(b.entries.flatMap((e) => e.debits));
     // Negated in JavaScript: a Lua number would reach Redis as "1e+15" once large enough.
-    const ok = await run(this.redis, S.finalize, [`${this.p}claim:${b.id}`, ...keys], [this.owner, ...amounts.map((x) => String(-x))]);
+    const ok = await runScript(this.redis, S.finalize, [`${this.p}claim:${b.id}`, ...keys], [this.owner, ...amounts.map((x) => String(-x))]);
     if (ok !== 1) throw new Error('another instance took over this ledger batch');
   }
 
   async afterCommit(batch: StoreBatch, totals: Debit[]): Promise<void> {
     const b = batch as RedisBatch;
     applyToSnapshot((a) => this.stored(a), totals);
-    await run(this.redis, S.returnClaim, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, '']);
+    await runScript(this.redis, S.returnClaim, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, '']);
   }
 
   async failed(batch: StoreBatch): Promise<void> {
     const b = batch as RedisBatch;
     // Expired now: the next flush (of any instance) takes it over, keeping what FINALIZE may have done.
-    await run(this.redis, S.returnClaim, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, Date.now()]);
+    await runScript(this.redis, S.returnClaim, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, Date.now()]);
   }
 
   async split(batch: StoreBatch, parts: Entry[][]): Promise<RedisBatch[]> {
     const b = batch as RedisBatch;
     const ids = parts.map(() => randomUUID());
     const args = parts.flatMap((entries, i) => [ids[i]!, JSON.stringify(entries)]);
-    const applied = await run(this.redis, S.split, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, Date.now() + this.leaseMs, this.p, ...args]);
+    const applied = await runScript(this.redis, S.split, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, Date.now() + this.leaseMs, this.p, ...args]);
     if (applied === null) throw new Error('another instance took over this ledger batch');
     return parts.map((entries, i) => ({ id: ids[i]!, entries, applied: applied === '1', dedupe: applied === '1' }));
   }

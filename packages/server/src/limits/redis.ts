@@ -5,10 +5,10 @@
 // Slot indices come from the caller's clock: instances on NTP agree to milliseconds, which only
 // moves a request between neighbouring slots. Scopes of one admission live in different hash slots,
 // so this needs a single Redis (or a proxy), not Redis Cluster.
-import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { AdmitResult, LimitScope, RateLimiter } from './types';
 import { planAdmit, planTokens, refusal, slotIndex, type PlannedWindow } from './windows';
+import { runScript, script } from '../redis/script';
 
 // Adds to the current slot. Only when that starts a new slot field (HINCRBY returns the amount) is
 // there anything else to do: push the expiry out to when this slot leaves the window (the same
@@ -82,24 +82,10 @@ end
 return 1
 `;
 
-interface Script {
-  lua: string;
-  sha: string;
-}
-const script = (lua: string): Script => ({ lua, sha: createHash('sha1').update(lua).digest('hex') });
 const ADMIT = script(ADMIT_LUA);
 const RELEASE = script(RELEASE_LUA);
 const TOKENS = script(TOKENS_LUA);
 
-/** EVALSHA, loading the script with EVAL the first time a server has not seen it (or after a flush). */
-async function run(redis: Redis, s: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
-  try {
-    return await redis.evalsha(s.sha, keys.length, ...keys, ...args);
-  } catch (err) {
-    if (!(err instanceof Error) || !err.message.includes('NOSCRIPT')) throw err;
-    return redis.eval(s.lua, keys.length, ...keys, ...args);
-  }
-}
 
 export interface RedisLimiterOptions {
   /** Key prefix, so several deployments (or tests) can share one Redis. */
@@ -133,7 +119,7 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions = 
         }
       }
 
-      const reply = await run(redis, ADMIT, keys, args);
+      const reply = await runScript(redis, ADMIT, keys, args);
       if (Array.isArray(reply)) {
         const all = reply.map(Number);
         const perWindow: number[][] = [];
@@ -151,7 +137,7 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions = 
         release: async () => {
           if (released) return;
           released = true;
-          await run(redis, RELEASE, countedKeys, countedSlots);
+          await runScript(redis, RELEASE, countedKeys, countedSlots);
         },
       };
     },
@@ -166,7 +152,7 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions = 
         const idx = slotIndex(w.shape, now);
         args.push(idx - w.shape.slots, w.shape.slots + 1, ttl(w, idx, now));
       }
-      await run(redis, TOKENS, plan.map(key), args);
+      await runScript(redis, TOKENS, plan.map(key), args);
     },
 
     async close(): Promise<void> {

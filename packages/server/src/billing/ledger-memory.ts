@@ -3,7 +3,7 @@
 // interruption (no await inside), so concurrent requests in this process cannot both take the last quota.
 import type { Snapshot } from '../gateway/snapshot';
 import { accountKey, type AccountRef, type LedgerStore, type Reservation, type StoreBatch } from './ledger';
-import { applyToSnapshot, type Debit, type Entry } from './ledger-write';
+import { applyToSnapshot, snapshotRecord, type Debit, type Entry } from './ledger-write';
 
 export class MemoryLedgerStore implements LedgerStore {
   private reserved = new Map<string, number>();
@@ -13,18 +13,10 @@ export class MemoryLedgerStore implements LedgerStore {
 
   constructor(private readonly snapshot: Snapshot) {}
 
-  /** The stored quota of an account as the snapshot knows it (undefined: the record is gone). */
-  private stored(a: AccountRef): { quota: number; used_quota: number } | undefined {
-    const s = this.snapshot;
-    if (a.kind === 'user' || a.kind === 'reseller') return s.users.get(a.id);
-    if (a.kind === 'app') return s.apps.get(a.id);
-    if (a.kind === 'app_key') return s.appKeys.get(a.hash);
-    return s.groups.get(a.id);
-  }
 
   private left(a: AccountRef): number {
     const k = accountKey(a);
-    return (this.stored(a)?.quota ?? 0) - (this.unflushed.get(k) ?? 0) - (this.reserved.get(k) ?? 0);
+    return (snapshotRecord(this.snapshot, a)?.quota ?? 0) - (this.unflushed.get(k) ?? 0) - (this.reserved.get(k) ?? 0);
   }
 
   async available(a: AccountRef): Promise<number> {
@@ -74,7 +66,7 @@ export class MemoryLedgerStore implements LedgerStore {
   async afterCommit(_batch: StoreBatch, totals: Debit[]): Promise<void> {
     // Written: move the amounts from "unflushed" into the snapshot's stored balances, in the same tick.
     for (const { account, amount } of totals) this.add(accountKey(account), -amount);
-    applyToSnapshot((a) => this.stored(a), totals);
+    applyToSnapshot(this.snapshot, totals);
   }
 
   async failed(batch: StoreBatch): Promise<void> {

@@ -317,7 +317,7 @@ export class RedisLedgerStore implements LedgerStore {
 
   async afterCommit(batch: StoreBatch, totals: Debit[]): Promise<void> {
     const b = batch as RedisBatch;
-    applyToSnapshot((a) => this.stored(a), totals);
+    applyToSnapshot(this.snapshot, totals);
     await runScript(this.redis, S.returnClaim, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, '']);
   }
 
@@ -336,13 +336,6 @@ export class RedisLedgerStore implements LedgerStore {
     return parts.map((entries, i) => ({ id: ids[i]!, entries, applied: applied === '1', dedupe: applied === '1' }));
   }
 
-  private stored(a: AccountRef): { quota: number; used_quota: number } | undefined {
-    const s = this.snapshot;
-    if (a.kind === 'user' || a.kind === 'reseller') return s.users.get(a.id);
-    if (a.kind === 'app') return s.apps.get(a.id);
-    if (a.kind === 'app_key') return s.appKeys.get(a.hash);
-    return s.groups.get(a.id);
-  }
 
   /** A console write to a balance (after its commit): the next reservation reads `base` again. */
   private onChange(e: ChangeEvent): void {

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Database, NewCallLog } from '../db/schema';
 import { accountKey, type AccountRef } from './ledger';
+import type { Snapshot } from '../gateway/snapshot';
 
 export interface Debit {
   account: AccountRef;
@@ -78,9 +79,17 @@ export async function applyDebits(trx: Transaction<Database>, entries: Entry[]):
 }
 
 /** Moves written totals into the snapshot's stored balances (what the memory store counts from). */
-export function applyToSnapshot(records: (a: AccountRef) => { quota: number; used_quota: number } | undefined, totals: Debit[]): void {
+/** The record whose stored quota an account's balance starts from, as the snapshot knows it (undefined: gone). */
+export function snapshotRecord(s: Snapshot, a: AccountRef): { quota: number; used_quota: number } | undefined {
+  if (a.kind === 'user' || a.kind === 'reseller') return s.users.get(a.id);
+  if (a.kind === 'app') return s.apps.get(a.id);
+  if (a.kind === 'app_key') return s.appKeys.get(a.hash);
+  return s.groups.get(a.id);
+}
+
+export function applyToSnapshot(s: Snapshot, totals: Debit[]): void {
   for (const { account: a, amount } of totals) {
-    const rec = records(a);
+    const rec = snapshotRecord(s, a);
     if (!rec) continue;
     rec.used_quota += amount;
     if (a.limited) rec.quota -= amount;

@@ -2,7 +2,7 @@
 // `/dashboard/per/minute` every 3 s, with an optional call-log filter (the chat log sends its own).
 // react-query skips interval fetches while the tab is hidden (refetchIntervalInBackground is off), so
 // a background tab polls nothing; showing it again fetches at once.
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DASHBOARD_PER_MINUTE, DASHBOARD_PER_SECOND } from '@fastgate/core/entities/dashboard';
 import type { LogFilter, PerMinute, PerSecond } from '@fastgate/core/entities/call-log';
 import { post } from '../api/http';
@@ -11,20 +11,29 @@ import { API } from '../api/paths';
 export const PER_SECOND_MS = 1000;
 export const PER_MINUTE_MS = 3000;
 
-export function useLiveRates(filter: Partial<LogFilter> = {}, enabled = true) {
-  const options = { enabled, refetchOnWindowFocus: true, refetchIntervalInBackground: false, staleTime: 0, retry: false } as const;
-  // Silent: a failing poll must not toast once a second; the figures just stay as they were.
-  const perSecond = useQuery({
-    ...options,
-    queryKey: ['live-rates', 'second', filter],
-    queryFn: () => post<PerSecond>(`${API}${DASHBOARD_PER_SECOND}`, filter, { silent: true }),
-    refetchInterval: PER_SECOND_MS,
+/** A call-log filter as a screen holds it; the server validates it. */
+type RateFilter = Partial<Record<keyof LogFilter, unknown>>;
+
+function useRate<T>(path: string, unit: string, intervalMs: number, filter: RateFilter, enabled: boolean) {
+  return useQuery({
+    enabled,
+    refetchOnWindowFocus: true,
+    refetchIntervalInBackground: false,
+    staleTime: 0,
+    retry: false,
+    // A failed or pending poll keeps the last figures (and never toasts once a second).
+    placeholderData: keepPreviousData,
+    queryKey: ['live-rates', unit, filter],
+    queryFn: () => post<T>(`${API}${path}`, filter, { silent: true }),
+    refetchInterval: intervalMs,
   });
-  const perMinute = useQuery({
-    ...options,
-    queryKey: ['live-rates', 'minute', filter],
-    queryFn: () => post<PerMinute>(`${API}${DASHBOARD_PER_MINUTE}`, filter, { silent: true }),
-    refetchInterval: PER_MINUTE_MS,
-  });
+}
+
+/** Requests and tokens of the last 60 s for the filter (the chat log's badge polls only this). */
+export const usePerMinute = (filter: RateFilter = {}, enabled = true) => useRate<PerMinute>(DASHBOARD_PER_MINUTE, 'minute', PER_MINUTE_MS, filter, enabled);
+
+export function useLiveRates(filter: RateFilter = {}, enabled = true) {
+  const perSecond = useRate<PerSecond>(DASHBOARD_PER_SECOND, 'second', PER_SECOND_MS, filter, enabled);
+  const perMinute = usePerMinute(filter, enabled);
   return { perSecond: perSecond.data, perMinute: perMinute.data };
 }

@@ -11,7 +11,7 @@ import type { FilterField } from '../../components/SearchForm';
 import { useResourcePage } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
 import { useUserStore } from '../../stores/user';
-import { saveBlob } from '../app-key/download';
+import { saveBlob } from '../../api/download';
 import { BILL_EXPORT_FILE, BILL_PREFIX, financeApi, type BillExportBody } from './api';
 import locale from './locale';
 

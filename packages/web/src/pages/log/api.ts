@@ -1,7 +1,6 @@
 // Call-log calls beyond the shared page/detail verbs (reference §1.6): the copy reveal of masked values,
-// the xlsx export, the admin batch (ids or a time range) and the live per-minute rates of a filter.
-import { logPath, type LogBatchInput, type LogFilter, type LogKind, type PerMinute } from '@fastgate/core/entities/call-log';
-import { DASHBOARD_PER_MINUTE } from '@fastgate/core/entities/dashboard';
+// the xlsx export and the admin batch (ids or a time range).
+import { logPath, type LogBatchInput, type LogFilter, type LogKind } from '@fastgate/core/entities/call-log';
 import { post, postBlob } from '../../api/http';
 import { API } from '../../api/paths';
 
@@ -21,4 +20,3 @@ export function logApi(kind: LogKind) {
 }
 
 /** RPM/TPM of the chat logs matching `filter` in the last minute; polled, so failures stay quiet. */
-export const perMinute = (filter: LogFilterBody) => post<PerMinute>(`${API}${DASHBOARD_PER_MINUTE}`, filter, { silent: true });

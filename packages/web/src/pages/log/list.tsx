@@ -13,7 +13,7 @@ import { ResourceTable, type BatchAction } from '../../components/ResourceTable'
 import { resourceKeys, useResourcePage } from '../../hooks/resource';
 import { compactFilters } from '../../hooks/url-query';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { saveBlob } from '../app-key/download';
+import { saveBlob } from '../../api/download';
 import { logApi, logPrefix, type LogFilterBody } from './api';
 import { logColumns, logFilters, type Viewer } from './columns';
 import { DeleteByTime } from './DeleteByTime';

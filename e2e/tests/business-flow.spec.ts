@@ -85,7 +85,19 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await expect(toast(res, '创建成功')).toBeVisible();
     await expect(res).toHaveURL(/\/sys\/site\/config$/);
     await expect(tableRow(res, domain)).toContainText(`${reseller.name} AI`);
-    // That domain's public identity is now the reseller's.
+    await expect(tableRow(res, domain)).toContainText('待审核');
+    // Pending until an admin approves the domain: its public identity is still the platform's.
+    expect((await api<{ title: string }>('/open/site/config', { domain })).data.title).not.toBe(`${reseller.name} AI`);
+  });
+
+  await test.step('the admin approves the domain in the site config list; its identity is the reseller\'s', async () => {
+    await page.goto('/sys/site/config');
+    const row = tableRow(page, domain);
+    await expect(row).toContainText('待审核');
+    await row.locator('[data-testid^=site-approval-switch-]').click();
+    await page.locator('.arco-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expect(toast(page, '已通过审核')).toBeVisible();
+    await expect(row.locator('[data-testid^=site-approval-]').first()).toHaveText('已通过');
     const open = await api<{ title: string }>('/open/site/config', { domain });
     expect(open.data.title).toBe(`${reseller.name} AI`);
   });

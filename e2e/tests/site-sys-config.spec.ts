@@ -1,5 +1,5 @@
 // Site config per domain and the system config (SPEC §2 sys.site.*, sys.config): a reseller creates a
-// site config; the admin changes the admin session lifetime and the next login follows; the admin
+// site config, pending until an admin approves its domain (issue 11); the admin changes the admin session lifetime and the next login follows; the admin
 // uploads a logo for the current hostname and the console's identity follows on reload.
 import { expect, test, type Page } from '@playwright/test';
 import { api, createReseller, loginAsAdmin, mailCount, mailedCode, shot, toast } from '../helpers';
@@ -59,9 +59,19 @@ test('a reseller signs in and creates a site config for its domain', async ({ pa
   await expect(toast(page, '创建成功')).toBeVisible();
   await expect(page).toHaveURL(/\/sys\/site\/config$/);
   await expect(row(page, domain)).toContainText('Reseller Brand');
+  await expect(row(page, domain)).toContainText('待审核');
   await shot(page, 'site-config-list-reseller');
 
-  // The public identity of that domain is the new one.
+  // Pending: the domain keeps the platform's identity until an admin approves it.
+  const before = await api<{ title: string }>('/open/site/config', { domain });
+  expect(before.data.title).not.toBe('Reseller Brand');
+  const admin = await api<{ token: string }>('/auth/login', { account: 'admin', password: E2E_ADMIN_PASSWORD, channel: 'admin', method: 'account' });
+  const id = (await api<{ items: { id: string; domain: string }[] }>('/sys/site/page', { domain }, admin.data.token)).data.items[0]!.id;
+  expect((await api('/sys/site/change/approval', { id, approved: 1 }, admin.data.token)).code).toBe(0);
+  await page.reload();
+  await expect(row(page, domain)).toContainText('已通过');
+
+  // Approved: the public identity of that domain is the new one.
   const open = await api<{ title: string; announcements: { content: string }[] }>('/open/site/config', { domain });
   expect(open.data.title).toBe('Reseller Brand');
   expect(open.data.announcements[0]?.content).toBe('Welcome to our gateway');

@@ -36,6 +36,10 @@ export const ErrorCode = {
   Forbidden: 403,
   Scope: 999,
   License: 9,
+  /** Two-factor sign-in is required for the account's role and it has not enrolled yet. */
+  TwoFactorSetup: 70,
+  /** A fresh second factor is needed first (`POST /auth/step-up`), then the same call again. */
+  StepUp: 71,
 } as const;
 /** Codes that make the console show its session-timeout modal (SPEC §8). */
 export const SESSION_TIMEOUT_CODES: readonly number[] = [50008, 50012, 50014, 401, 403];

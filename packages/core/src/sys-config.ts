@@ -77,6 +77,38 @@ export interface DigitalHumanSection {
   task_timeout: number;
 }
 
+/** Sign-in and code-sending limits (per client IP and per account); 0 = no limit. */
+export interface SignInLimitsSection {
+  ip_per_minute: number;
+  ip_per_day: number;
+  account_per_minute: number;
+  code_ip_per_minute: number;
+  code_ip_per_day: number;
+}
+
+/** Two-factor sign-in policy (auth/two-factor.ts). */
+export interface TwoFactorSection {
+  /** Admins and resellers must enrol TOTP; until they do, only the enrolment screens answer. */
+  required: boolean;
+}
+
+/**
+ * Site configs and their uploads. `reserved_hosts`: domains no reseller may use for a site (`*.x` also
+ * covers every subdomain of x); IP addresses, localhost and the hosts admins sign in on are reserved
+ * always. The upload quota holds per reseller (admins are not limited): files and megabytes kept;
+ * 0 = no limit.
+ */
+export interface SitesSection {
+  reserved_hosts: string[];
+  upload_max_files: number;
+  upload_max_mb: number;
+}
+
+/** The audit log (server audit/record.ts): days its rows are kept; 0 = forever. */
+export interface AuditLogSection {
+  audit_reserve: number;
+}
+
 export interface SysConfig {
   user_login_register: LoginSection;
   reseller_login_register: LoginSection;
@@ -97,6 +129,10 @@ export interface SysConfig {
   statistics: StatisticsSection;
   task: TaskSection;
   digital_human: DigitalHumanSection;
+  sites: SitesSection;
+  sign_in_limits: SignInLimitsSection;
+  two_factor: TwoFactorSection;
+  audit_log: AuditLogSection;
 }
 
 export const SYS_CONFIG_DEFAULTS: SysConfig = {
@@ -123,6 +159,10 @@ export const SYS_CONFIG_DEFAULTS: SysConfig = {
   statistics: { open: true, cron: '*/10 * * * * ?', limit: 1000, lock_minutes: 30 },
   task: { lock_minutes: 30 },
   digital_human: { task_timeout: 0 },
+  sites: { reserved_hosts: [], upload_max_files: 20, upload_max_mb: 20 },
+  two_factor: { required: false },
+  audit_log: { audit_reserve: 180 },
+  sign_in_limits: { ip_per_minute: 30, ip_per_day: 1000, account_per_minute: 20, code_ip_per_minute: 10, code_ip_per_day: 200 },
 };
 export type SysConfigSection = keyof SysConfig;
 
@@ -138,7 +178,11 @@ export const SYS_CONFIG_TABS = {
   task: ['task', 'auto_enable_error'],
   api: ['auto_disabled_error', 'not_retry_error', 'user_shield_error', 'reseller_shield_error', 'not_shield_error'],
   digital_human: ['digital_human'],
+  security: ['sign_in_limits', 'sites', 'two_factor', 'audit_log'],
 } as const satisfies Record<string, readonly SysConfigSection[]>;
+
+/** A reserved host: a hostname, optionally `*.` before it for all its subdomains. */
+const RESERVED_HOST = /^(\*\.)?(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 // Validation of `POST /sys/config/update` (reference §3.10): one schema per section; an update may
 // carry part of a section (the rest keeps its stored value).
@@ -195,6 +239,20 @@ export const sysSectionSchemas = {
   }),
   task: z.object({ lock_minutes: z.number().int().min(1).max(1440) }),
   digital_human: z.object({ task_timeout: z.number().int().min(0).max(10080) }),
+  sites: z.object({
+    reserved_hosts: z.array(z.string().trim().toLowerCase().max(253).regex(RESERVED_HOST, 'site.domain')).max(1000),
+    upload_max_files: z.number().int().min(0).max(100_000),
+    upload_max_mb: z.number().int().min(0).max(100_000),
+  }),
+  two_factor: z.object({ required: z.boolean() }),
+  audit_log: z.object({ audit_reserve: z.number().int().min(0).max(36500) }),
+  sign_in_limits: z.object({
+    ip_per_minute: z.number().int().min(0).max(1_000_000),
+    ip_per_day: z.number().int().min(0).max(100_000_000),
+    account_per_minute: z.number().int().min(0).max(1_000_000),
+    code_ip_per_minute: z.number().int().min(0).max(1_000_000),
+    code_ip_per_day: z.number().int().min(0).max(100_000_000),
+  }),
 } as const satisfies { [S in SysConfigSection]: z.ZodType<SysConfig[S]> };
 
 const sectionAction = z.enum(SYS_CONFIG_SECTIONS as [SysConfigSection, ...SysConfigSection[]]);

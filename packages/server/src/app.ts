@@ -6,6 +6,7 @@ import type { Ctx } from './context';
 import { ensureFirstAdmin } from './auth/accounts';
 import { purgeExpiredSessions } from './auth/sessions';
 import { createMemoryBus } from './bus/index';
+import { createMemoryLimiter } from './limits/index';
 import { consoleApi } from './console/index';
 import { decorateRouteList } from './http/route-registry';
 import { Gateway } from './gateway/gateway';
@@ -22,6 +23,8 @@ import { registerOperations } from './ops/index';
 import { loggingOptions, REQUEST_ID_LABEL } from './ops/logging';
 import { Metrics } from './ops/metrics';
 import { XSRF_COOKIE } from './http/session';
+import { registerJsonBody } from './http/json-body';
+import { securityHeaders } from './http/security-headers';
 import { createSecrets, loadMasterKey } from './security/secrets';
 import { randomToken } from './security/tokens';
 import { webConsole } from './static';
@@ -52,11 +55,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   const metrics = new Metrics();
   // REDIS_URL: bus, rate limits, balances and the session cache shared by every instance (redis/mode.ts).
   const redis = config.redisUrl ? await redisMode(config, app.log) : undefined;
-  const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log), bus: redis?.bus ?? createMemoryBus(), log: app.log, metrics, redis: redis?.conn };
+  const limiter = redis?.limiter ?? createMemoryLimiter();
+  const ctx: Ctx = { config, db, dialect, secrets, mailer: createMailer(db, secrets, app.log, config.mailPrivateAllow), bus: redis?.bus ?? createMemoryBus(), log: app.log, metrics, redis: redis?.conn, limiter };
   app.decorate('ctx', ctx);
   // The gateway reads its config from memory, loaded after the migrations; on close it writes its last
   // charges and call logs before the database goes.
-  const gateway = new Gateway(ctx, { limiter: redis?.limiter });
+  const gateway = new Gateway(ctx);
   app.decorate('gateway', gateway);
   // Daily at 2:00; it only reads the database when it fires, long after start-up.
   const housekeeping = startHousekeeping(ctx);
@@ -92,6 +96,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   taskPolling.start();
 
   await app.register(fastifyCookie);
+  // JSON bodies everywhere with a bound on nesting (http/json-body.ts).
+  registerJsonBody(app);
   // The console's axios sends this cookie back as X-XSRF-TOKEN (SPEC §7); checked on signed-in POSTs.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.cookies[XSRF_COOKIE] && !request.url.startsWith('/v1/')) {
@@ -103,8 +109,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   registerOperations(app, { metrics, gateway });
   app.all('/health', async () => ({ status: 'ok' }));
   decorateRouteList(app);
-  await app.register(consoleApi, { prefix: '/api' });
+  // The console and its API get the browser security headers; the gateway (machine clients, the hot
+  // path) does not.
+  await app.register(async (site) => {
+    await securityHeaders(site);
+    await site.register(consoleApi, { prefix: '/api' });
+    await site.register(webConsole, { dist: config.webDist });
+  });
   await app.register(gatewayApi, { prefix: '/v1', bodyLimit: config.gatewayBodyLimit, uploadBodyLimit: config.gatewayUploadLimit });
-  await app.register(webConsole, { dist: config.webDist });
   return app;
 }

@@ -42,6 +42,12 @@ export interface Config {
    * for IP lists, call logs and sign-in records.
    */
   trustProxy: boolean | number | string;
+  /**
+   * Private addresses and CIDRs a reseller's mail server may still use (MAIL_PRIVATE_ALLOW, comma-separated),
+   * e.g. the operator's own relay on the internal network; every other loopback, private or link-local
+   * address is refused for resellers' mail servers (security/public-host.ts).
+   */
+  mailPrivateAllow: string[];
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -69,6 +75,18 @@ function proxyEntry(entry: string): boolean {
   if (range === undefined) return true;
   if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
   return family === 4 && net.isIPv4(range);
+}
+
+/** MAIL_PRIVATE_ALLOW: addresses or address/prefix-length CIDRs. */
+function addressList(value: string | undefined): string[] {
+  const entries = (value ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [addr = '', prefix, ...rest] = entry.split('/');
+    const family = net.isIP(addr);
+    const ok = family && !rest.length && (prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)));
+    if (!ok) throw new Error(`MAIL_PRIVATE_ALLOW must list addresses or CIDRs (10.0.0.5, 10.1.0.0/16), got ${entry}`);
+  }
+  return entries;
 }
 
 function trustProxy(value: string | undefined): boolean | number | string {
@@ -106,5 +124,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: seconds(env.SHUTDOWN_TIMEOUT_S, 30) * 1000,
     trustProxy: trustProxy(env.TRUST_PROXY),
+    mailPrivateAllow: addressList(env.MAIL_PRIVATE_ALLOW),
   };
 }

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { Dialect } from './db/index';
 import type { DB } from './db/schema';
 import type { Mailer } from './mail/mailer';
+import type { RateLimiter } from './limits/types';
 import type { RedisConn } from './redis/connect';
 import type { Metrics } from './ops/metrics';
 import type { Secrets } from './security/secrets';
@@ -19,6 +20,8 @@ export interface Ctx {
   log: FastifyBaseLogger;
   /** Redis mode only (REDIS_URL): the shared connection and key prefix. */
   redis?: RedisConn;
+  /** The rate limiter (memory, or Redis shared by every instance): the gateway's limits and sign-in throttling. */
+  limiter: RateLimiter;
   /** Prometheus counters and gauges (GET /metrics); recording never waits. */
   metrics: Metrics;
 }

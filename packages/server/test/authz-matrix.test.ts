@@ -34,6 +34,11 @@ interface Target {
   readers: Who[];
   /** Text a reader's answer shows (any of these); a denied caller's answer shows none it was not sent. */
   evidence: string[];
+  /**
+   * The answer repeats the caller's own earlier requests (the audit log), which name A-side values the
+   * caller itself sent in earlier probes: only the owner ids count as a leak there.
+   */
+  echoes?: boolean;
 }
 
 function targets(w: ScopeWorld): [string, Target][] {
@@ -70,6 +75,8 @@ function targets(w: ScopeWorld): [string, Target][] {
     ['/api/v1/model', ofAdmin(ids.model)],
     ['/api/v1/license', ofAdmin('none')],
     ['/api/v1/sys/config', ofAdmin('none')],
+    // R1's own audit rows: no one but R1 and the admin reads them (R1's rows carry user_id R1).
+    ['/api/v1/sys/audit', { values: { id: ids.audit, ids: [ids.audit], user_id: clients.r1.userId }, denied: ['b', 'r2', 'a'], readers: ['r1', 'admin'], evidence: [], echoes: true }],
   ];
   for (const [kind, log] of Object.entries(ids.logs)) list.push([`/api/v1/log/${kind}`, ofA(log.id, [log.trace], { trace_id: log.trace, key: w.appKey })]);
   for (const [kind, task] of Object.entries(ids.tasks)) list.push([`/api/v1/task/${kind}`, ofA(task.id, [task.taskId], { trace_id: task.trace, task_id: task.taskId })]);
@@ -207,12 +214,6 @@ function buildProbes(w: ScopeWorld, routes: RouteInfo[]): { probes: Probe[]; unc
 function leaksIn(w: ScopeWorld, answer: Answer, sent: unknown, target: Target): string[] {
   const out: string[] = [];
   const sentText = JSON.stringify(sent);
-  for (const m of [w.marker, w.appKey, w.providerSecret]) if (answer.text.includes(m)) out.push(m);
-  for (const e of target.evidence) if (!sentText.includes(e) && answer.text.includes(e)) out.push(e);
-  const { ids } = w;
-  const recordIds = [ids.app, ids.appKey, ids.userA, ids.resellerR1, ids.group, ids.vip, ids.site, ids.cert, ids.deal, ids.bill, ...Object.values(ids.logs).map((l) => l.id), ...Object.values(ids.tasks).map((t) => t.id)];
-  for (const id of recordIds) if (!sentText.includes(id) && answer.text.includes(id)) out.push(id);
-  const aSide = new Set([w.clients.a.userId, w.clients.r1.userId]);
   const walk = (v: unknown) => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') {
@@ -222,6 +223,16 @@ function leaksIn(w: ScopeWorld, answer: Answer, sent: unknown, target: Target): 
       }
     }
   };
+  const aSide = new Set([w.clients.a.userId, w.clients.r1.userId]);
+  if (target.echoes) {
+    walk(answer.json?.data);
+    return out;
+  }
+  for (const m of [w.marker, w.appKey, w.providerSecret]) if (answer.text.includes(m)) out.push(m);
+  for (const e of target.evidence) if (!sentText.includes(e) && answer.text.includes(e)) out.push(e);
+  const { ids } = w;
+  const recordIds = [ids.app, ids.appKey, ids.userA, ids.resellerR1, ids.group, ids.vip, ids.site, ids.cert, ids.deal, ids.bill, ...Object.values(ids.logs).map((l) => l.id), ...Object.values(ids.tasks).map((t) => t.id)];
+  for (const id of recordIds) if (!sentText.includes(id) && answer.text.includes(id)) out.push(id);
   walk(answer.json?.data);
   return out;
 }
@@ -254,7 +265,9 @@ describe.each(dialects)('authorisation matrix on %s', (dialect) => {
   beforeAll(async () => {
     server = await startServer(dialect);
     w = await scopeWorld(server);
-    tables = await tableNames(server);
+    // The audit log records every accepted call of a reseller or admin (their own attempts included):
+    // it is not one of A's records, and security-audit.test.ts checks who reads it.
+    tables = (await tableNames(server)).filter((t) => t !== 'audit_logs');
     routes = server.app.consoleRoutes;
   }, 60_000);
   afterAll(async () => {

@@ -36,6 +36,8 @@ export interface ScopeWorld {
     model: string;
     agent: string;
     providerKey: string;
+    /** R1's first audit row (creating its group). */
+    audit: string;
     logs: Record<LogKind, { id: string; trace: string }>;
     tasks: Record<TaskKind, { id: string; taskId: string; trace: string }>;
   };
@@ -131,6 +133,7 @@ export async function scopeWorld(server: TestServer): Promise<ScopeWorld> {
     ids: {
       app: created.id, appId: created.app_id, appKey: appKey.id, userA: await userRowId(a.userId), resellerR1: await userRowId(r1.userId),
       group, vip, site, cert, deal, bill, corp, model, agent, providerKey, logs, tasks,
+      audit: (await db.selectFrom('audit_logs').select('id').where('user_id', '=', r1.userId).orderBy('created_at').executeTakeFirstOrThrow()).id as string,
     },
   };
 }

@@ -6,13 +6,18 @@ import { idList, lbStrategyField, LbStrategy, weightField } from './catalogue';
 import { KEY_LINE } from './provider-key';
 
 export const MODEL_AGENT_PREFIX = '/model/agent';
+/** The explicit reveal of one bound key (recorded in the audit log); detail and edit only show masks. */
+export const MODEL_AGENT_KEY_REVEAL = `${MODEL_AGENT_PREFIX}/key/reveal`;
 
 /** Newline-separated keys (reference §5.11) → the distinct non-empty lines. */
 export function splitKeys(text: string): string[] {
   return [...new Set(text.split(/\r?\n/).map((k) => k.trim()).filter(Boolean))];
 }
 
-/** The `key` field: several keys, one per line, each of SPEC §5's format; "" = no keys. */
+/**
+ * The `key` field: several keys, one per line, each of SPEC §5's format; "" = no keys. On update these
+ * are the keys to add; a line equal to the mask of a bound key (what detail answers) keeps that key.
+ */
 export const providerKeysField = z
   .string()
   .max(2_000_000)
@@ -49,8 +54,11 @@ const pairs = <S extends z.ZodType<z.infer<typeof agentBase>>>(s: S) =>
 
 export const modelAgentCreateSchema = pairs(agentBase);
 export type ModelAgentCreate = z.infer<typeof modelAgentCreateSchema>;
-export const modelAgentUpdateSchema = pairs(agentBase.extend({ id: idField }));
+/** `key_ids`: bound keys to keep (by id, from detail's `keys`), so an edit never sends their secrets back. */
+export const modelAgentUpdateSchema = pairs(agentBase.extend({ id: idField, key_ids: z.array(idField).max(5000).default([]) }));
 export type ModelAgentUpdate = z.infer<typeof modelAgentUpdateSchema>;
+
+export const modelAgentKeyRevealSchema = z.object({ id: idField, key_id: idField });
 
 export const modelAgentPageSchema = pageSchema.extend({
   corp: z.string().trim().max(32).optional(),
@@ -70,6 +78,13 @@ export interface ModelAgentListItem {
   status: number;
 }
 
+export interface AgentKey {
+  id: string;
+  /** Masked. */
+  key: string;
+  status: number;
+}
+
 export interface ModelAgent extends ModelAgentListItem {
   corp_name: string;
   base_url: string;
@@ -86,8 +101,10 @@ export interface ModelAgent extends ModelAgentListItem {
   fallback_model_names: string[];
   /** Number of provider keys bound to the agent. */
   key_count: number;
-  /** Detail only (admin): the bound keys, decrypted, one per line. */
+  /** Detail only: the bound keys' masks, one per line (the full key only through MODEL_AGENT_KEY_REVEAL). */
   key?: string;
+  /** Detail only: the bound keys, masked, with the ids an update keeps them by. */
+  keys?: AgentKey[];
   /** Detail only: true when every bound key has the flag (so the form shows what an update keeps). */
   is_agents_only?: boolean;
   is_never_disable_key?: boolean;

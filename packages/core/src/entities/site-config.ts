@@ -6,6 +6,14 @@ import { INT4_MAX, idField, pageSchema, remarkField, statusField, statusFilter, 
 
 export const SITE_CONFIG_PREFIX = '/sys/site';
 
+/**
+ * Whether an admin has approved a site's domain (separate from the enabled/disabled `status`). Only an
+ * approved and enabled site decides a domain's identity, mail server and the owner of registrations; a
+ * reseller's new site, or one whose domain it changed, is pending until an admin approves it.
+ */
+export const SiteApproval = { Pending: 0, Approved: 1 } as const;
+export type SiteApprovalValue = (typeof SiteApproval)[keyof typeof SiteApproval];
+
 /** Recommended image sizes shown in the form (SPEC §9). */
 export const SITE_IMAGE_SIZES = { logo: '64x64', favicon: '32x32', avatar: '512x512', bg_img: '1920x1080' } as const;
 
@@ -81,7 +89,11 @@ export const siteConfigPageSchema = pageSchema.extend({
   domain: textFilter,
   title: textFilter,
   status: statusFilter,
+  approved: z.union([z.literal(SiteApproval.Pending), z.literal(SiteApproval.Approved)]).optional(),
 });
+
+/** `POST /sys/site/change/approval` (admin only). */
+export const siteApprovalSchema = z.object({ id: idField, approved: z.union([z.literal(SiteApproval.Pending), z.literal(SiteApproval.Approved)]) });
 
 export const siteTestMailSchema = z.object({ id: idField, to: z.string().trim().toLowerCase().max(200).email('field.email') });
 
@@ -104,6 +116,8 @@ export interface SiteConfig extends PublicSiteConfig {
   recharge_tips: string;
   remark: string;
   status: number;
+  /** SiteApproval: 0 pending, 1 approved. */
+  approved: number;
   created_at: string;
   updated_at: string;
 }

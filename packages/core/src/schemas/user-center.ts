@@ -19,6 +19,8 @@ export interface SessionUser {
   rid: number;
   /** The server's time zone (IANA): wire times and "today" are in it, so the console computes date ranges there. */
   time_zone: string;
+  /** Two-factor sign-in is required for the role and not set up yet: only the security tab works until it is. */
+  two_factor_setup: boolean;
 }
 
 export const updateInfoSchema = z.object({ name: nameField, profile: profileField.optional() });

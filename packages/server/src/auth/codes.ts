@@ -3,6 +3,7 @@
 import { t } from '@fastgate/core/messages';
 import type { Locale } from '@fastgate/core/constants';
 import type { Ctx } from '../context';
+import type { SiteConfigRow } from '../db/schema';
 import { businessError } from '../http/errors';
 import { newId } from '../http/ids';
 import { randomDigits, sha256 } from '../security/tokens';
@@ -18,12 +19,23 @@ export interface CodeRequest {
   target: string;
   action: string;
   channel: string;
-  domain?: string;
   locale: Locale;
   /** email: mailed; sms: no SMS provider exists yet, so the code is written to the server log. */
   kind: 'email' | 'sms';
+  /**
+   * Whether the code reaches anyone. A request that must not (a recovery code for an unknown account,
+   * a registration code for a taken address) runs the same steps and gets the same answer, so the
+   * answer says nothing about which addresses have accounts.
+   */
+  deliver: boolean;
+  /** The approved site whose own mail server may send it (see mail/route.ts); absent: the platform's. */
+  site?: SiteConfigRow;
 }
 
+/**
+ * Stores a new code and hands its mail to the mailer in the background: the caller's answer is the
+ * same whether the mail goes out, fails (a mail server that is down) or is never sent.
+ */
 export async function sendCode(ctx: Ctx, req: CodeRequest): Promise<void> {
   const now = Date.now();
   const target = req.target.toLowerCase();
@@ -44,22 +56,16 @@ export async function sendCode(ctx: Ctx, req: CodeRequest): Promise<void> {
     .values({ id, target, action: req.action, channel: req.channel, code_hash: codeHash(id, code), attempts: 0, consumed: 0, expires_at: now + CODE_TTL_MS, created_at: now })
     .execute();
 
+  if (!req.deliver) return;
   if (req.kind === 'sms') {
     ctx.log.info({ phone: target, action: req.action }, `no SMS provider configured; verification code ${code}`);
     return;
   }
-  try {
-    await ctx.mailer.send({
-      to: target,
-      subject: t('code.mail_subject', req.locale),
-      text: t('code.mail_body', req.locale, { code }),
-      domain: req.domain,
-    });
-  } catch (err) {
-    ctx.log.error({ err: String(err), to: target }, 'sending a verification code failed');
-    await ctx.db.updateTable('verify_codes').set({ consumed: 1 }).where('id', '=', id).execute();
-    throw businessError('code.send_failed');
-  }
+  const mail = { to: target, subject: t('code.mail_subject', req.locale), text: t('code.mail_body', req.locale, { code }), site: req.site };
+  void ctx.mailer.send(mail).catch(async (err: unknown) => {
+    ctx.log.error({ err: String(err), to: target, site: req.site?.domain }, 'sending a verification code failed');
+    await ctx.db.updateTable('verify_codes').set({ consumed: 1 }).where('id', '=', id).execute().catch(() => undefined);
+  });
 }
 
 /** Consumes the code when it matches; counts a wrong try otherwise. */

@@ -13,6 +13,7 @@ import { applyVipRules } from '../vip/rules';
 import type { Database } from '../db/schema';
 import { businessError, invalidField } from '../http/errors';
 import { newId } from '../http/ids';
+import { accountMailSite } from '../mail/route';
 
 export interface Movement {
   /** The account whose balance changes. */
@@ -115,14 +116,14 @@ export async function publishUsers(ctx: Ctx, userIds: number[]): Promise<void> {
 
 /** The optional "your quota changed" mail of a recharge (`is_send_notice`); failures are only logged. */
 export async function sendRechargeNotice(ctx: Ctx, userId: number, amount: number, locale: Locale): Promise<void> {
-  const user = await ctx.db.selectFrom('users').select(['email', 'quota', 'login_domain']).where('user_id', '=', userId).executeTakeFirst();
+  const user = await ctx.db.selectFrom('users').select(['email', 'quota', 'role', 'rid']).where('user_id', '=', userId).executeTakeFirst();
   if (!user?.email) return;
   try {
     await ctx.mailer.send({
       to: user.email,
       subject: t('notice.recharge_subject', locale),
       text: t('notice.recharge_body', locale, { amount: `${amount < 0 ? '-' : '+'}${formatUsd(Math.abs(amount))}`, balance: formatUsd(user.quota) }),
-      domain: user.login_domain || undefined,
+      site: await accountMailSite(ctx.db, user),
     });
   } catch (err) {
     ctx.log.warn({ err, userId }, 'recharge notice not sent');

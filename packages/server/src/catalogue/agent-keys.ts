@@ -1,8 +1,9 @@
 // The keys typed into a model agent's `key` field (reference §3.6) are provider_keys rows bound to the
 // agent through provider_keys.model_agents (the stored side of the key ⇄ agent link).
-// On create/update each listed key is sealed (security/api-keys.ts) and bound: a key already stored
+// On create/update each new key is sealed (security/api-keys.ts) and bound: a key already stored
 // (same hash) is bound to this agent too; a new one becomes a row with the agent's corp and models.
-// A bound key that is no longer listed is unbound. If it is then bound to no agent and is agents-only
+// Keys already bound are kept by id (the edit form never holds their secrets). A bound key that is
+// neither kept nor listed again is unbound. If it is then bound to no agent and is agents-only
 // (usable only through agents — the default for keys typed into an agent), nothing can use it, so the
 // row is deleted; a key that is also usable directly (is_agents_only off, e.g. made on the key page)
 // stays as a plain model key. Keys are never logged.
@@ -13,6 +14,12 @@ import type { Database, ModelAgentRow, ProviderKeyRow } from '../db/schema';
 import { newId } from '../http/ids';
 import { hashKey, sealKey } from '../security/api-keys';
 import { idsOf } from './links';
+
+/** The keys an agent should have: bound keys kept by id, and keys (plaintext) to add. */
+export interface AgentKeyList {
+  keep: readonly string[];
+  add: readonly string[];
+}
 
 export interface AgentKeyFlags {
   is_agents_only: boolean;
@@ -32,19 +39,20 @@ export async function boundKeys(db: Kysely<Database> | Transaction<Database>, ag
 }
 
 /**
- * Makes `keys` exactly the keys bound to `agent`; `null` keys = unbind all (agent deleted). Returns the
- * provider_keys ids written, for change events.
+ * Makes the kept and added keys exactly the keys bound to `agent`; `null` = unbind all (agent deleted).
+ * Returns the provider_keys ids written, for change events.
  */
-export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent: ModelAgentRow, keys: string[] | null, flags: AgentKeyFlags): Promise<{ changed: string[]; created: string[]; deleted: string[] }> {
+export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent: ModelAgentRow, keys: AgentKeyList | null, flags: AgentKeyFlags): Promise<{ changed: string[]; created: string[]; deleted: string[] }> {
   const out = { changed: [] as string[], created: [] as string[], deleted: [] as string[] };
   const now = Date.now();
   const bound = await boundKeys(trx, [agent.id]);
-  const wanted = new Map((keys ?? []).map((k) => [hashKey(k), k]));
+  const keep = new Set(keys?.keep ?? []);
+  const wanted = new Map((keys?.add ?? []).map((k) => [hashKey(k), k]));
   const flagValues = { is_agents_only: flags.is_agents_only ? 1 : 0, is_never_disable: flags.is_never_disable_key ? 1 : 0 };
 
   for (const row of bound) {
     const agents = idsOf(row.model_agents);
-    if (wanted.has(row.key_hash)) {
+    if (keep.has(row.id) || wanted.has(row.key_hash)) {
       // Keys only this agent uses follow its corp and models.
       const own = agents.length === 1 ? { corp: agent.corp, models: agent.models } : {};
       await trx.updateTable('provider_keys').set({ ...flagValues, ...own, updated_at: now }).where('id', '=', row.id).execute();

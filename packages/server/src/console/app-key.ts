@@ -16,6 +16,7 @@ import { t } from '@fastgate/core/messages';
 import { quotaToUsd } from '@fastgate/core/money';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import { requireStepUp } from '../auth/step-up';
 import type { Ctx } from '../context';
 import type { AppKeyRow } from '../db/schema';
 import { callerOf, type Caller } from '../http/crud';
@@ -35,8 +36,9 @@ export async function appKeyRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const keys = appKeyResource(ctx);
 
-  // Step 1 of creating a key: a fresh value for an app the caller may see; nothing is stored yet.
-  post(app, APP_KEY_PATHS.generate, { schema: appKeyGenerateSchema, roles: anyone }, async (input, request) => {
+  // Step 1 of creating a key: a fresh value for an app the caller may see; nothing is stored yet (so
+  // nothing to audit; step 2 is recorded).
+  post(app, APP_KEY_PATHS.generate, { schema: appKeyGenerateSchema, roles: anyone, audit: false }, async (input, request) => {
     const target = await visibleApp(callerOf(request), input.app_id, input.user_id);
     return { app_id: target.app_id, key: generateAppKey(APP_KEY_PREFIX) };
   });
@@ -61,7 +63,9 @@ export async function appKeyRoutes(app: FastifyInstance) {
     return batch(ctx, keys, c, body.action, body);
   });
 
+  // Exports every key in full: a fresh second factor first (auth/step-up.ts).
   post(app, APP_KEY_PATHS.export, { schema: appKeyExportSchema, roles: anyone }, async (input, request, reply) => {
+    await requireStepUp(request);
     const c = callerOf(request);
     let q = await keys.scoped(c);
     if (input.ids?.length) q = q.where('id', 'in', input.ids);

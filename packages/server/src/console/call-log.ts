@@ -21,6 +21,7 @@ import { AppError, businessError, notFound } from '../http/errors';
 import { paged } from '../http/paging';
 import { get, post } from '../http/route';
 import { purgeCallLogs } from '../jobs/call-log-purge';
+import { requireStepUp } from '../auth/step-up';
 import { exportLogs } from './call-log-export';
 import { fieldError, logsMatching, parseTimeRange, scopeLogs } from './call-log-query';
 import { ROW_COLUMNS, logDetail, logRow, shieldLists } from './call-log-wire';
@@ -100,6 +101,8 @@ export async function callLogRoutes(app: FastifyInstance) {
     post(app, logPath(kind, 'copy/field'), { schema: logCopyFieldSchema, roles: anyone }, async (input, request) => {
       const c = callerOf(request);
       if (input.field === 'key' && c.session.role !== 'admin') throw new AppError(ErrorCode.Scope, 'log.copy_admin_only');
+      // A provider key needs a fresh second factor first (auth/step-up.ts).
+      if (input.field === 'key') await requireStepUp(request);
       const row = await visibleLog(c, kind, input.id);
       if (input.field === 'creator') {
         const key = await ctx.db.selectFrom('app_keys').select('key_cipher').where('id', '=', row.app_key_id).executeTakeFirst();

@@ -4,6 +4,7 @@ import { envelopeErrorHandler, envelopeNotFound } from '../http/envelope';
 import { collectRoutes } from '../http/route-registry';
 import { registerSessionAuth } from '../http/session';
 import { registerLicenseGuard } from '../license/state';
+import { registerTwoFactorGate, twoFactorRoutes } from './two-factor';
 import { licenseRoutes } from './license';
 import { vipRoutes } from './vip';
 import { appRoutes } from './app';
@@ -26,6 +27,7 @@ import { dashboardRoutes } from './dashboard';
 import { callLogRoutes } from './call-log';
 import { liveRateRoutes } from './live-rates';
 import { taskRoutes } from './task';
+import { auditLogRoutes } from './audit-log';
 
 export async function consoleApi(app: FastifyInstance) {
   collectRoutes(app);
@@ -33,11 +35,13 @@ export async function consoleApi(app: FastifyInstance) {
   app.setNotFoundHandler(envelopeNotFound);
   registerSessionAuth(app);
   registerLicenseGuard(app);
+  registerTwoFactorGate(app);
   await app.register(
     async (v1) => {
       await v1.register(authRoutes);
       await v1.register(openRoutes);
       await v1.register(userCenterRoutes);
+      await v1.register(twoFactorRoutes);
       await v1.register(vipRoutes);
       await v1.register(licenseRoutes);
       await v1.register(corpRoutes);
@@ -57,6 +61,7 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(callLogRoutes);
       await v1.register(liveRateRoutes);
       await v1.register(taskRoutes);
+      await v1.register(auditLogRoutes);
     },
     { prefix: '/v1' },
   );

@@ -20,6 +20,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf, type Caller } from '../http/crud';
 import { invalidField, unauthorized } from '../http/errors';
 import { get, post } from '../http/route';
+import { requireStepUp } from '../auth/step-up';
 import { appKeyResource } from './app-keys';
 import { createModelKeys, modelKeyResource, updateModelKey } from './provider-keys';
 
@@ -67,13 +68,19 @@ export async function keyRoutes(app: FastifyInstance) {
 
   get(app, `${KEY_PREFIX}/detail`, { schema: keyIdSchema, roles: anyone }, async (input, request) => {
     const c = callerOf(request);
-    return of(await typeFor(c, input.type, [input.id])).detail(c, input.id);
+    const type = await typeFor(c, input.type, [input.id]);
+    // An app key's detail carries the full key (reference §1.3): for an admin or reseller, a reveal.
+    if (type === KeyType.App) c.audit?.reveal();
+    return of(type).detail(c, input.id);
   });
 
   // The copy button's reveal: the full key of one record the caller may see (like /log/chat/copy/field).
+  // A provider key needs a fresh second factor first (auth/step-up.ts).
   post(app, `${KEY_PREFIX}/copy/field`, { schema: keyCopySchema, roles: anyone }, async (input, request) => {
     const c = callerOf(request);
-    const [row] = await of(await typeFor(c, input.type, [input.id])).visible(c, [input.id]);
+    const type = await typeFor(c, input.type, [input.id]);
+    if (type === KeyType.Model) await requireStepUp(request);
+    const [row] = await of(type).visible(c, [input.id]);
     return { value: ctx.secrets.decrypt(row!.key_cipher) };
   });
 

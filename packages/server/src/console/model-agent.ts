@@ -1,14 +1,32 @@
 // /api/v1/model/agent (reference §3.6, admin only): upstream endpoints with their own provider keys.
 // agent.models is the stored side of the model ⇄ agent link (catalogue/links.ts); the keys typed into
 // `key` become provider_keys rows bound to the agent (catalogue/agent-keys.ts).
+// Provider keys never leave in clear here (issue 11): detail answers their masks with their ids, an
+// update keeps bound keys by id (`key_ids`) or by their mask, and the one way to the full key is the
+// reveal route, which the audit log records.
 import { Status } from '@fastgate/core/constants';
-import { MODEL_AGENT_PREFIX, modelAgentCreateSchema, modelAgentPageSchema, modelAgentUpdateSchema, splitKeys, type ModelAgent, type ModelAgentCreate } from '@fastgate/core/entities/model-agent';
+import {
+  MODEL_AGENT_KEY_REVEAL,
+  MODEL_AGENT_PREFIX,
+  modelAgentCreateSchema,
+  modelAgentKeyRevealSchema,
+  modelAgentPageSchema,
+  modelAgentUpdateSchema,
+  splitKeys,
+  type ModelAgent,
+  type ModelAgentCreate,
+} from '@fastgate/core/entities/model-agent';
 import type { FastifyInstance } from 'fastify';
-import { boundKeys, publishKeyChanges, syncAgentKeys } from '../catalogue/agent-keys';
+import type { Kysely, Transaction } from 'kysely';
+import { auditDraftOf } from '../audit/record';
+import { requireStepUp } from '../auth/step-up';
+import { boundKeys, publishKeyChanges, syncAgentKeys, type AgentKeyList } from '../catalogue/agent-keys';
 import { dropMembers, holdsAny, idsOf, publishChanged, requireRows } from '../catalogue/links';
 import type { Ctx } from '../context';
-import type { ModelAgentRow, ProviderKeyRow } from '../db/schema';
+import type { Database, ModelAgentRow, ProviderKeyRow } from '../db/schema';
 import { contains, registerCrud } from '../http/crud';
+import { invalidField, notFound } from '../http/errors';
+import { post } from '../http/route';
 import { formatTime, parseWireTime } from '../http/time';
 
 const flag = (b: boolean) => (b ? 1 : 0);
@@ -38,8 +56,30 @@ function agentValues(a: ModelAgentCreate): Record<string, unknown> {
   };
 }
 
-async function writeKeys(ctx: Ctx, row: ModelAgentRow, a: ModelAgentCreate | null): Promise<void> {
-  const result = await ctx.db.transaction().execute((trx) => syncAgentKeys(ctx, trx, row, a ? splitKeys(a.key) : null, a ?? { is_agents_only: true, is_never_disable_key: false }));
+type KeyInput = Pick<ModelAgentCreate, 'key'> & { key_ids?: string[] };
+
+/**
+ * The keys an agent is to have: `key_ids` and lines equal to a bound key's mask keep those keys, other
+ * lines are keys to add. A kept id must be bound to the agent, and a line holding `*` is a mask, never a
+ * key: one that matches no bound key is refused rather than stored as a key that cannot work.
+ */
+async function keyList(db: Kysely<Database> | Transaction<Database>, agentId: string | null, a: KeyInput): Promise<AgentKeyList> {
+  const bound = agentId ? await boundKeys(db, [agentId]) : [];
+  const ids = new Set(bound.map((k) => k.id));
+  for (const id of a.key_ids ?? []) if (!ids.has(id)) throw invalidField('key_ids', id);
+  const keep = [...(a.key_ids ?? [])];
+  const add: string[] = [];
+  for (const line of splitKeys(a.key)) {
+    const masked = bound.filter((k) => k.key_mask === line);
+    if (masked.length) keep.push(...masked.map((k) => k.id));
+    else if (line.includes('*')) throw invalidField('key', line);
+    else add.push(line);
+  }
+  return { keep, add };
+}
+
+async function writeKeys(ctx: Ctx, row: ModelAgentRow, a: (ModelAgentCreate & { key_ids?: string[] }) | null): Promise<void> {
+  const result = await ctx.db.transaction().execute(async (trx) => syncAgentKeys(ctx, trx, row, a ? await keyList(trx, row.id, a) : null, a ?? { is_agents_only: true, is_never_disable_key: false }));
   publishKeyChanges(ctx, result);
 }
 
@@ -61,14 +101,17 @@ export async function modelAgentRoutes(app: FastifyInstance) {
       schema: modelAgentCreateSchema,
       toRow: async (input) => {
         await checkRefs(ctx, input);
+        // Checked before the row is written (the keys are written after it).
+        await keyList(ctx.db, null, input);
         return agentValues(input);
       },
       after: (row: ModelAgentRow, input) => writeKeys(ctx, row, input),
     },
     update: {
       schema: modelAgentUpdateSchema,
-      toRow: async ({ id: _id, ...input }) => {
+      toRow: async ({ id, ...input }) => {
         await checkRefs(ctx, input);
+        await keyList(ctx.db, id, input);
         return agentValues(input);
       },
       after: (row: ModelAgentRow, input) => writeKeys(ctx, row, input),
@@ -121,10 +164,10 @@ export async function modelAgentRoutes(app: FastifyInstance) {
         fallback_models: fallback,
         fallback_model_names: fallback.map((id) => p.models.get(id) ?? ''),
         key_count: keys.length,
-        // Detail is admin-only (the whole module is): the form round-trips the real keys.
         ...(view === 'detail'
           ? {
-              key: keys.map((k) => ctx.secrets.decrypt(k.key_cipher)).join('\n'),
+              key: keys.map((k) => k.key_mask).join('\n'),
+              keys: keys.map((k) => ({ id: k.id, key: k.key_mask, status: k.status })),
               is_agents_only: keys.every((k) => k.is_agents_only === 1),
               is_never_disable_key: keys.length > 0 && keys.every((k) => k.is_never_disable === 1),
             }
@@ -144,5 +187,16 @@ export async function modelAgentRoutes(app: FastifyInstance) {
       const ids = rows.map((r) => r.id);
       publishChanged(ctx, await ctx.db.transaction().execute((trx) => dropMembers(ctx, trx, [['groups', 'model_agents']], ids)));
     },
+  });
+
+  // The full value of one bound key, on request (audit kind 'reveal', by its URL): the audit row names
+  // the provider key; the key itself is never recorded.
+  post(app, MODEL_AGENT_KEY_REVEAL, { schema: modelAgentKeyRevealSchema, roles: ['admin'] }, async (input, request) => {
+    // A fresh second factor first (auth/step-up.ts).
+    await requireStepUp(request);
+    const key = (await boundKeys(ctx.db, [input.id])).find((k) => k.id === input.key_id);
+    if (!key) throw notFound();
+    auditDraftOf(request)?.rows('provider_keys', [key]);
+    return { value: ctx.secrets.decrypt(key.key_cipher) };
   });
 }

@@ -1,5 +1,5 @@
 // Model (provider) keys at rest and on the wire (reference §3.4): `/key` type 2, admins only. Sealed
-// like app keys; the gateway decrypts them from its snapshot, lists show the mask.
+// like app keys; the gateway decrypts them from its snapshot, lists and detail show the mask.
 import { KeyType, keyPageSchema, type KeyFilter, type ModelKey } from '@fastgate/core/entities/provider-key';
 import type { modelKeyCreateSchema, modelKeyUpdateSchema } from '@fastgate/core/entities/provider-key';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
@@ -45,7 +45,7 @@ export function modelKeyResource(ctx: Ctx) {
       models: await names(ctx, 'models', new Set(rows.flatMap((r) => idsOf(r.models)))),
       agents: await names(ctx, 'model_agents', new Set(rows.flatMap((r) => idsOf(r.model_agents)))),
     }),
-    toWire: (row: ProviderKeyRow, _c, view, n): ModelKey => {
+    toWire: (row: ProviderKeyRow, _c, _view, n): ModelKey => {
       const models = idsOf(row.models);
       const agents = idsOf(row.model_agents);
       return {
@@ -53,7 +53,8 @@ export function modelKeyResource(ctx: Ctx) {
         type: KeyType.Model,
         corp: row.corp,
         corp_name: n.corps.get(row.corp) ?? '',
-        key: view === 'detail' ? ctx.secrets.decrypt(row.key_cipher) : row.key_mask,
+        // Masked in detail too (issue 11): the full key only through `/key/copy/field`, which is recorded.
+        key: row.key_mask,
         weight: row.weight,
         models,
         model_names: models.flatMap((id) => n.models.get(id) ?? []),

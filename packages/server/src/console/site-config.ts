@@ -2,10 +2,17 @@
 // only its own (site_configs.user_id = its user_id), other ids answer "record not found".
 // The mail password is stored encrypted and never leaves the server: rows carry `password: ''` and
 // `password_set`; an update with an empty password keeps the stored one (`clear_password` removes it).
+// Issue 11: a reseller's site is pending until an admin approves its domain (and again after the
+// reseller changes the domain); the platform's own hosts are never a reseller's; a reseller's mail server
+// must be a public address (no port scanning of this server's network through the test mail), and its
+// uploads are counted against a quota.
+import net from 'node:net';
 import { ErrorCode } from '@fastgate/core/constants';
 import {
   SITE_CONFIG_PREFIX,
+  SiteApproval,
   UPLOAD_MAX_BYTES,
+  siteApprovalSchema,
   siteConfigCreateSchema,
   siteConfigPageSchema,
   siteConfigUpdateSchema,
@@ -16,19 +23,22 @@ import {
 import { t } from '@fastgate/core/messages';
 import type { FastifyInstance } from 'fastify';
 import type { SelectQueryBuilder } from 'kysely';
+import type { z } from 'zod';
 import type { SiteConfigRow } from '../db/schema';
-import { callerOf, contains, registerCrud, type Caller } from '../http/crud';
+import { callerOf, contains, registerCrud, resource, type Caller } from '../http/crud';
 import { AppError, businessError, notFound } from '../http/errors';
 import { post } from '../http/route';
 import { formatTime } from '../http/time';
-import { siteDisplay } from '../settings/site-config';
-import { multipartFile, sniffImage, storeUpload } from '../settings/uploads';
+import { resolvePublicHost } from '../security/public-host';
+import { isReservedHost, siteDisplay } from '../settings/site-config';
+import { cleanUploads, storeCountedUpload } from '../settings/upload-quota';
+import { multipartFile, sniffImage } from '../settings/uploads';
 
 const ROLES = ['admin', 'reseller'] as const;
 
-
 export async function siteConfigRoutes(app: FastifyInstance) {
-  const { db, config, secrets } = app.ctx;
+  const ctx = app.ctx;
+  const { db, config, secrets } = ctx;
 
   /** A domain has one config: a clear error instead of the database's unique violation. */
   const assertDomainFree = async (domain: string, exceptId?: string) => {
@@ -36,6 +46,30 @@ export async function siteConfigRoutes(app: FastifyInstance) {
     if (exceptId) q = q.where('id', '!=', exceptId);
     if (await q.executeTakeFirst()) throw businessError('site.domain_exists', { domain });
   };
+
+  /** Sites of an admin are the platform's; any other owner's (a reseller's) fall under the rules below. */
+  const ownedByAdmin = async (userId: number) =>
+    !!(await db.selectFrom('users').select('user_id').where('user_id', '=', userId).where('role', '=', 'admin').executeTakeFirst());
+
+  /** A reseller's site may not take the platform's own hosts. */
+  const assertClaimable = async (domain: string) => {
+    if (await isReservedHost(db, domain)) throw businessError('site.domain_reserved', { domain });
+  };
+
+  /**
+   * A reseller's mail server must be a public address (host.not_public otherwise). A name that does not
+   * resolve yet is accepted: it is resolved and checked again whenever mail goes through it.
+   */
+  const assertPublicMailHost = async (host: string) => {
+    if (!host) return;
+    await resolvePublicHost(host, config.mailPrivateAllow).catch((err: unknown) => {
+      if (!(err instanceof AppError && err.key === 'host.unresolved')) throw err;
+    });
+  };
+
+  /** After a save or before a delete: the owner's uploads nothing references any more (past their grace) go. */
+  const tidyUploads = (userId: number, exceptIds: string[] = []) =>
+    cleanUploads(ctx, { userId, exceptIds }).catch((err: unknown) => ctx.log.error({ err, user_id: userId }, 'upload cleanup failed'));
 
   /** Input → columns (mail fields are `mail_*`, lists JSON text); the password is handled by the caller. */
   const columns = (input: SiteConfigInput) => {
@@ -71,12 +105,26 @@ export async function siteConfigRoutes(app: FastifyInstance) {
     recharge_tips: row.recharge_tips,
     remark: row.remark,
     status: row.status,
+    approved: row.approved,
     created_at: formatTime(row.created_at, config.timeZone),
     updated_at: formatTime(row.updated_at, config.timeZone),
   });
 
   const scope = (q: SelectQueryBuilder<any, any, any>, caller: Caller) =>
     caller.session.role === 'admin' ? q : q.where('user_id', '=', caller.session.user.user_id);
+
+  const page = {
+    schema: siteConfigPageSchema,
+    filter: (q: SelectQueryBuilder<any, any, any>, f: z.infer<typeof siteConfigPageSchema>) => {
+      let out = contains(contains(contains(contains(q, 'domain', f.domain), 'title', f.title), 'logo', f.logo), 'register_tips', f.register_tips);
+      if (f.user_id) out = out.where('user_id', '=', f.user_id);
+      if (f.status) out = out.where('status', '=', f.status);
+      if (f.approved !== undefined) out = out.where('approved', '=', f.approved);
+      return out;
+    },
+    // Sites waiting for review first: they are what the admin has to act on.
+    order: [['approved', 'asc'], ['status', 'asc'], ['updated_at', 'desc']] as const,
+  };
 
   registerCrud(app, {
     prefix: SITE_CONFIG_PREFIX,
@@ -87,28 +135,53 @@ export async function siteConfigRoutes(app: FastifyInstance) {
       schema: siteConfigCreateSchema,
       toRow: async (input, caller) => {
         await assertDomainFree(input.domain);
-        return { ...columns(input), user_id: caller.session.user.user_id, mail_password: secrets.encrypt(input.password) };
+        const admin = caller.session.role === 'admin';
+        if (!admin) {
+          await assertClaimable(input.domain);
+          await assertPublicMailHost(input.host);
+        }
+        return {
+          ...columns(input),
+          user_id: caller.session.user.user_id,
+          mail_password: secrets.encrypt(input.password),
+          // An admin's own site is the platform's: approved at once.
+          approved: admin ? SiteApproval.Approved : SiteApproval.Pending,
+        };
       },
     },
     update: {
       schema: siteConfigUpdateSchema,
-      toRow: async ({ id, ...input }, existing: SiteConfigRow) => {
+      toRow: async ({ id, ...input }, existing: SiteConfigRow, caller) => {
         await assertDomainFree(input.domain, id);
+        const redomained = input.domain !== existing.domain;
+        if (!(await ownedByAdmin(existing.user_id))) {
+          if (redomained) await assertClaimable(input.domain);
+          await assertPublicMailHost(input.host);
+        }
         const mail_password = input.password ? secrets.encrypt(input.password) : input.clear_password ? '' : existing.mail_password;
-        return { ...columns(input), mail_password };
+        // A reseller moving its site to another domain asks for that domain anew.
+        const approval = redomained && caller.session.role !== 'admin' ? { approved: SiteApproval.Pending } : {};
+        return { ...columns(input), mail_password, ...approval };
+      },
+      after: async (row) => {
+        await tidyUploads(row.user_id);
       },
     },
-    page: {
-      schema: siteConfigPageSchema,
-      filter: (q, f) => {
-        let out = contains(contains(contains(contains(q, 'domain', f.domain), 'title', f.title), 'logo', f.logo), 'register_tips', f.register_tips);
-        if (f.user_id) out = out.where('user_id', '=', f.user_id);
-        if (f.status) out = out.where('status', '=', f.status);
-        return out;
-      },
-      order: [['status', 'asc'], ['updated_at', 'desc']],
+    beforeDelete: async (rows) => {
+      const ids = rows.map((r) => r.id);
+      for (const owner of new Set(rows.map((r) => r.user_id))) await tidyUploads(owner, ids);
     },
+    page,
     toWire,
+  });
+
+  // Approving or revoking a site's domain: admins only (a reseller's own request never approves itself).
+  const sites = resource<SiteConfigRow, SiteConfig, typeof siteConfigPageSchema>(ctx, { table: 'site_configs', scope, page, toWire });
+  post(app, `${SITE_CONFIG_PREFIX}/change/approval`, { schema: siteApprovalSchema, roles: ['admin'] }, async (input, request) => {
+    const caller = callerOf(request);
+    const [row] = await sites.visible(caller, [input.id]);
+    if (input.approved === SiteApproval.Approved && !(await ownedByAdmin(row!.user_id))) await assertClaimable(row!.domain);
+    await sites.updateRows(caller, [row!], { approved: input.approved });
   });
 
   // Sends one mail through this config's own mail server (not the fallback chain of ctx.mailer), so
@@ -121,9 +194,14 @@ export async function siteConfigRoutes(app: FastifyInstance) {
     const user = row.mail_user_name;
     const password = row.mail_password ? secrets.decrypt(row.mail_password) : '';
     const port = row.mail_port || 465;
+    // A reseller's server: only a public address, and the connection goes to the address that was
+    // checked (the name stays for TLS), so a second DNS answer cannot point it inside.
+    const checked = (await ownedByAdmin(row.user_id)) ? undefined : await resolvePublicHost(row.mail_host, config.mailPrivateAllow);
+    const servername = checked && !net.isIP(row.mail_host) ? row.mail_host : undefined;
     const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
-      host: row.mail_host,
+      host: checked?.address ?? row.mail_host,
+      ...(servername ? { servername, tls: { servername } } : {}),
       port,
       secure: port === 465,
       auth: user ? { user, pass: password } : undefined,
@@ -142,6 +220,9 @@ export async function siteConfigRoutes(app: FastifyInstance) {
     } catch (err) {
       const e = err as { code?: string; message?: string };
       request.log.info({ host: row.mail_host, port, code: e.code }, 'site test mail failed');
+      // Only the admin learns why: to a reseller, refused, timed out and rejected look alike, so the
+      // test mail tells nothing about which hosts and ports answer.
+      if (caller.session.role !== 'admin') throw businessError('site.mail_failed_generic');
       throw businessError('site.mail_failed', { detail: [e.code, e.message].filter(Boolean).join(' ').slice(0, 300) });
     } finally {
       transport.close();
@@ -154,13 +235,15 @@ export async function siteConfigRoutes(app: FastifyInstance) {
     scoped.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: UPLOAD_MAX_BYTES + 256 * 1024 }, (request, body, done) => {
       done(null, { file: multipartFile(body as Buffer, request.headers['content-type']) });
     });
-    post(scoped, `${SITE_CONFIG_PREFIX}/upload`, { roles: ROLES }, async (input) => {
+    post(scoped, `${SITE_CONFIG_PREFIX}/upload`, { roles: ROLES }, async (input, request) => {
       const file = (input as { file?: { data: Buffer } } | undefined)?.file;
       if (!file?.data.length) throw new AppError(ErrorCode.Validation, 'upload.missing');
       if (file.data.length > UPLOAD_MAX_BYTES) throw new AppError(ErrorCode.Validation, 'upload.too_large', { mb: UPLOAD_MAX_BYTES / 1024 / 1024 });
       const ext = sniffImage(file.data);
       if (!ext) throw new AppError(ErrorCode.Validation, 'upload.type');
-      return { url: await storeUpload(config.dataDir, ext, file.data) };
+      const { session } = callerOf(request);
+      // Admins are not limited; a reseller's files and bytes are (system config `sites`).
+      return { url: await storeCountedUpload(ctx, { userId: session.user.user_id, limited: session.role !== 'admin' }, ext, file.data) };
     });
   });
 }

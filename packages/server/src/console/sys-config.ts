@@ -14,8 +14,9 @@ import {
   type SysConfigWire,
 } from '@fastgate/core/sys-config';
 import { ErrorCode } from '@fastgate/core/constants';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { auditDraftOf } from '../audit/record';
 import { AppError } from '../http/errors';
 import { requestLocale } from '../http/locale';
 import { get, post } from '../http/route';
@@ -37,8 +38,9 @@ export async function sysConfigRoutes(app: FastifyInstance) {
     return action as SysConfigSection;
   };
 
-  /** Writes a whole section (already merged and validated) and tells the listeners. */
-  const write = async (section: SysConfigSection, value: object) => {
+  /** Writes a whole section (already merged and validated), tells the listeners, and gives the audit log both states. */
+  const write = async (request: FastifyRequest, section: SysConfigSection, value: object) => {
+    auditDraftOf(request)?.record('sys_configs', section, await getSysSection(db, section), value);
     const now = Date.now();
     const text = JSON.stringify(value);
     await db
@@ -71,17 +73,17 @@ export async function sysConfigRoutes(app: FastifyInstance) {
       const password = partial.password as string | undefined;
       next.password = password ? secrets.encrypt(password) : stored.password;
     }
-    await write(section, next);
+    await write(request, section, next);
   });
 
-  post(app, '/sys/config/change/status', { schema: sysConfigStatusSchema, roles: ADMIN }, async (input) => {
+  post(app, '/sys/config/change/status', { schema: sysConfigStatusSchema, roles: ADMIN }, async (input, request) => {
     if (!SWITCHABLE_SECTIONS.includes(input.action)) throw new AppError(ErrorCode.Validation, 'sys.no_switch', { action: input.action });
-    await write(input.action, { ...(await getSysSection(db, input.action)), open: input.open });
+    await write(request, input.action, { ...(await getSysSection(db, input.action)), open: input.open });
   });
 
-  post(app, '/sys/config/reset', { schema: updateSchema, roles: ADMIN }, async (input) => {
+  post(app, '/sys/config/reset', { schema: updateSchema, roles: ADMIN }, async (input, request) => {
     const section = sectionOf(input.action);
-    await write(section, SYS_CONFIG_DEFAULTS[section]);
+    await write(request, section, SYS_CONFIG_DEFAULTS[section]);
   });
 
   post(app, '/sys/config/refresh', { schema: sysConfigRefreshSchema, roles: ADMIN }, () => {

@@ -19,9 +19,10 @@ import { get, post } from '../http/route';
 import { sessionOf } from '../http/session';
 import { formatTime } from '../http/time';
 import { hashPassword, verifyPassword } from '../security/password';
+import { twoFactorSetupNeeded } from '../auth/two-factor';
 import { vipBadge } from './vip';
 
-export function sessionUser(user: UserRow, timeZone: string, vip: { name: string; color: string } = { name: '', color: '' }): SessionUser {
+export function sessionUser(user: UserRow, timeZone: string, vip: { name: string; color: string } = { name: '', color: '' }, twoFactorSetup = false): SessionUser {
   return {
     user_id: user.user_id,
     account: user.account,
@@ -36,6 +37,7 @@ export function sessionUser(user: UserRow, timeZone: string, vip: { name: string
     vip_level_color: vip.color,
     rid: user.rid,
     time_zone: timeZone,
+    two_factor_setup: twoFactorSetup,
   };
 }
 
@@ -66,7 +68,7 @@ export async function userCenterRoutes(app: FastifyInstance) {
 
   get(app, '/user/info', { roles: [ANY_ROLE] }, async (_input, request) => {
     const { user } = sessionOf(request);
-    return sessionUser(user, ctx.config.timeZone, await vipBadge(ctx, user));
+    return sessionUser(user, ctx.config.timeZone, await vipBadge(ctx, user), await twoFactorSetupNeeded(ctx, user));
   });
 
   post(app, '/user/update/info', { schema: updateInfoSchema, roles: [ANY_ROLE] }, async (input, request) => {

@@ -16,6 +16,7 @@ import { availableGroups, availableModelIds } from '../catalogue/access';
 import { idsOf, requireKnown, requireRows } from '../catalogue/links';
 import { applyMovement, moveQuota, publishUsers, requireFuture, sendRechargeNotice, type Movement } from '../billing/deals';
 import { dropCachedSessions, revokeUserSessions } from '../auth/sessions';
+import { requireStepUp } from '../auth/step-up';
 import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
 import { callerOf, contains, resource, type Caller } from '../http/crud';
@@ -134,6 +135,8 @@ async function deleteAccounts(ctx: Ctx, rows: UserRow[], purge: number[], kind: 
     if (purge.includes(PurgeData.Logs)) await trx.deleteFrom('call_logs').where('user_id', 'in', ids).execute();
     // Bills (4) are computed from call logs here; there is no table of their own to purge.
     await trx.deleteFrom('sessions').where('user_id', 'in', ids).execute();
+    // Two-factor state (auth/two-factor.ts) goes with the account.
+    for (const table of ['user_two_factor', 'two_factor_recovery_codes', 'two_factor_tickets', 'step_ups'] as const) await trx.deleteFrom(table).where('user_id', 'in', ids).execute();
     await trx.deleteFrom('users').where('user_id', 'in', ids).execute();
   });
   await dropCachedSessions(ctx, ids);
@@ -203,6 +206,8 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
   const byUserId = async (c: Caller, userId: number): Promise<UserRow> => {
     const row = (await (await res.scoped(c)).selectAll().where('user_id', '=', userId).executeTakeFirst()) as UserRow | undefined;
     if (!row) throw notFound();
+    // The account a recharge or a grant change is about, as it was (the audit log's "before").
+    c.audit?.rows('users', [row]);
     return row;
   };
 
@@ -242,7 +247,9 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     return !!(await q.executeTakeFirst());
   };
 
+  // Moving quota and setting another account's password need a fresh second factor (auth/step-up.ts).
   post(app, `${prefix}/create`, { schema: userCreateSchema, roles }, async (input, request) => {
+    if (input.quota > 0) await requireStepUp(request);
     const c = callerOf(request);
     let rid = 0;
     if (kind === 'user') {
@@ -310,6 +317,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
   });
 
   post(app, `${prefix}/update`, { schema: userUpdateSchema, roles }, async (input, request) => {
+    if (input.password) await requireStepUp(request);
     const c = callerOf(request);
     const [existing] = (await res.visible(c, [input.id])) as UserRow[];
     const row = existing!;
@@ -391,6 +399,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
   });
 
   post(app, `${prefix}/recharge`, { schema: rechargeSchema, roles }, async (input, request) => {
+    await requireStepUp(request);
     const c = callerOf(request);
     const target = await byUserId(c, input.user_id);
     const expiresAt = input.quota_expires_at ? expiry(input.quota_expires_at, true) : undefined;
@@ -414,6 +423,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     const c = callerOf(request);
     if (!input.ids.length) throw invalidField('ids', 'empty');
     if (input.action === 'recharge') {
+      await requireStepUp(request);
       const r = batchRechargeSchema.safeParse(input);
       if (!r.success) throw invalidField(String(r.error.issues[0]?.path[0] ?? 'value'), r.error.issues[0]?.message ?? '');
       const rows = (await res.visible(c, r.data.ids)) as UserRow[];

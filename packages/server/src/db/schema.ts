@@ -233,8 +233,18 @@ export interface SiteConfigsTable {
   recharge_tips: string;
   remark: string;
   status: number;
+  /** SiteApproval (core): 0 pending, 1 approved by an admin; only approved sites decide anything. */
+  approved: Generated<number>;
   created_at: ColumnType<number, number, never>;
   updated_at: number;
+}
+
+/** A stored upload (DATA_DIR/uploads/<name>): the per-account quota and the cleanup read these. */
+export interface UploadsTable {
+  name: string;
+  user_id: number;
+  bytes: number;
+  created_at: number;
 }
 
 export interface CertificationsTable {
@@ -499,12 +509,70 @@ export interface LicenseInstallTable {
   installed_at: number;
 }
 
+/** One console write, reveal, export or sign-in of an admin or reseller (audit/record.ts); JSON text is masked. */
+export interface AuditLogsTable {
+  id: string;
+  created_at: number;
+  kind: string;
+  user_id: number;
+  account: string;
+  role: string;
+  ip: string;
+  /** The route (`/api/v1/model/agent/update`) or a sign-in step's name. */
+  action: string;
+  table_name: string;
+  /** JSON array of the record ids touched. */
+  record_ids: string;
+  /** JSON array of the fields whose values differ between before and after. */
+  changed: string;
+  before: string | null;
+  after: string | null;
+  input: string | null;
+}
+
+/** TOTP of an account (migration 2026-11-24-02): secret encrypted, enabled once a code confirmed it. */
+export interface UserTwoFactorTable {
+  user_id: number;
+  secret: string;
+  enabled: number;
+  /** The last TOTP time step accepted: a code is taken once (replay protection). */
+  last_step: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Single-use recovery codes, stored as SHA-256 hashes. */
+export interface TwoFactorRecoveryCodesTable {
+  id: string;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+  created_at: number;
+}
+
+/** The sign-in step between the password (or email code) and the TOTP code: hashed, short-lived. */
+export interface TwoFactorTicketsTable {
+  ticket_hash: string;
+  user_id: number;
+  attempts: number;
+  expires_at: number;
+  created_at: number;
+}
+
+/** A session (by its token hash) that proved a fresh second factor, until `expires_at`. */
+export interface StepUpsTable {
+  token_hash: string;
+  user_id: number;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   verify_codes: VerifyCodesTable;
   sys_configs: SysConfigsTable;
   site_configs: SiteConfigsTable;
+  uploads: UploadsTable;
   certifications: CertificationsTable;
   corps: CorpsTable;
   models: ModelsTable;
@@ -525,6 +593,11 @@ export interface Database {
   stat_app_day: StatAppDayTable;
   stat_app_key_day: StatAppKeyDayTable;
   tasks: TasksTable;
+  user_two_factor: UserTwoFactorTable;
+  two_factor_recovery_codes: TwoFactorRecoveryCodesTable;
+  two_factor_tickets: TwoFactorTicketsTable;
+  step_ups: StepUpsTable;
+  audit_logs: AuditLogsTable;
 }
 
 export type DB = Kysely<Database>;
@@ -547,3 +620,4 @@ export type LicenseRow = Selectable<LicensesTable>;
 export type StatUserDayRow = Selectable<StatUserDayTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type NewTask = Insertable<TasksTable>;
+export type AuditLogRow = Selectable<AuditLogsTable>;

@@ -1,5 +1,6 @@
 // Errors to gateway clients in OpenAI's shape ({error: {message, type, code}}) with the right status.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { JsonTooDeepError } from '../http/json-body';
 
 export class GatewayError extends Error {
   constructor(
@@ -35,6 +36,7 @@ export function sendGatewayError(reply: FastifyReply, error: GatewayError, trace
 export function gatewayErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof GatewayError) return sendGatewayError(reply, error);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendGatewayError(reply, new GatewayError(413, 'request_too_large', 'The request body is too large.'));
+  if (error instanceof JsonTooDeepError) return sendGatewayError(reply, invalidRequest(error.message, 'json_too_deep'));
   if (error.code?.startsWith('FST_ERR_CTP') || error.statusCode === 400) {
     return sendGatewayError(reply, invalidRequest('We could not parse the JSON body of your request.', 'invalid_json'));
   }

@@ -7,7 +7,6 @@ import { Status } from '@fastgate/core/constants';
 import { Ledger } from '../billing/ledger';
 import type { Ctx } from '../context';
 import { KeyHealth } from '../jobs/key-health';
-import { createMemoryLimiter } from '../limits/index';
 import type { RateLimiter } from '../limits/types';
 import { agentsFor, type Route } from './pick';
 import { Snapshot, type SnapAppKey, type SnapGroup, type SnapModel } from './snapshot';
@@ -20,10 +19,10 @@ export class Gateway {
   readonly upstream: Upstream;
   readonly health: KeyHealth;
 
-  constructor(private readonly ctx: Ctx, opts: { limiter?: RateLimiter } = {}) {
+  constructor(private readonly ctx: Ctx) {
     this.snapshot = new Snapshot(ctx);
     this.ledger = new Ledger(ctx, this.snapshot);
-    this.limiter = opts.limiter ?? createMemoryLimiter();
+    this.limiter = ctx.limiter;
     this.upstream = createUpstream();
     this.health = new KeyHealth(ctx, this);
   }

@@ -7,6 +7,7 @@ import type { Locale } from '@fastgate/core/constants';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { z } from 'zod';
+import { auditDraftOf, type AuditDraft } from '../audit/record';
 import type { Session } from '../auth/sessions';
 import type { ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
@@ -26,6 +27,8 @@ export interface Caller {
   ctx: Ctx;
   session: Session;
   locale: Locale;
+  /** The audit log's draft of this call (admins and resellers): the verbs note the rows they touch. */
+  audit?: AuditDraft;
 }
 
 // Table names are dynamic here; each spec is typed by its own row and wire types.
@@ -76,11 +79,14 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
     const unique = [...new Set(ids)];
     const rows = (await (await scoped(c)).selectAll().where('id', 'in', unique).execute()) as Row[];
     if (rows.length !== unique.length) throw notFound();
+    // The rows as they are before the call changes (or reveals) them.
+    c.audit?.rows(spec.table, rows);
     return rows;
   }
 
   async function removeRows(c: Caller, rows: Row[]) {
     if (!rows.length) return;
+    c.audit?.rows(spec.table, rows);
     await spec.beforeDelete?.(rows, c);
     const ids = rows.map((r) => r.id);
     await db.deleteFrom(spec.table).where('id', 'in', ids).execute();
@@ -89,6 +95,7 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
 
   async function updateRows(c: Caller, rows: Row[], values: Values) {
     if (!rows.length) return;
+    c.audit?.rows(spec.table, rows);
     const ids = rows.map((r) => r.id);
     await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', 'in', ids).execute();
     publish('update', ids);
@@ -127,7 +134,7 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
 }
 
 /** The caller of a console route (the session hook has run). */
-export const callerOf = (request: FastifyRequest): Caller => ({ ctx: request.server.ctx, session: sessionOf(request), locale: requestLocale(request) });
+export const callerOf = (request: FastifyRequest): Caller => ({ ctx: request.server.ctx, session: sessionOf(request), locale: requestLocale(request), audit: auditDraftOf(request) });
 
 export const deleteSchema = z.object({ id: idField.optional(), ids: z.array(idField).max(1000).optional() }).refine((v) => v.id || v.ids?.length, { message: 'id', path: ['id'] });
 
@@ -147,6 +154,7 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
       const now = Date.now();
       const id = newId();
       const row = (await db.insertInto(spec.table).values({ id, ...(await create.toRow(input, c)), created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()) as Row;
+      c.audit?.create(spec.table, row);
       res.publish('create', [id]);
       const extra = await create.after?.(row, input, c);
       return { id, ...(extra && typeof extra === 'object' ? extra : {}) };
@@ -160,6 +168,7 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
       const [existing] = await res.visible(c, [(input as { id: string }).id]);
       const values = await update.toRow(input, existing!, c);
       const row = (await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', '=', existing!.id).returningAll().executeTakeFirstOrThrow()) as Row;
+      c.audit?.result(row);
       res.publish('update', [existing!.id]);
       await update.after?.(row, input, c);
     });

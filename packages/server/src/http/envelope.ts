@@ -3,6 +3,7 @@ import { ErrorCode } from '@fastgate/core/constants';
 import { t } from '@fastgate/core/messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors';
+import { JsonTooDeepError, MAX_JSON_DEPTH } from './json-body';
 import { requestLocale } from './locale';
 
 export function ok<T>(data: T = null as T) {
@@ -18,6 +19,7 @@ function render(reply: FastifyReply, request: FastifyRequest, error: AppError) {
 export function envelopeErrorHandler(this: FastifyInstance, error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return render(reply, request, error);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return render(reply, request, new AppError(ErrorCode.Validation, 'common.body_too_large', {}, 413));
+  if (error instanceof JsonTooDeepError) return render(reply, request, new AppError(ErrorCode.Validation, 'common.json_too_deep', { max: MAX_JSON_DEPTH }, 400));
   if (error.code?.startsWith('FST_ERR_CTP') || (error.statusCode === 400 && error instanceof SyntaxError)) {
     return render(reply, request, new AppError(ErrorCode.Validation, 'common.bad_json', {}, 400));
   }

@@ -3,6 +3,7 @@
 import type { RoleOrAny } from '@fastgate/core/constants';
 import type { FastifyInstance } from 'fastify';
 import type { z } from 'zod';
+import type { AuditFlag } from '../audit/record';
 
 export interface RouteInfo {
   method: string;
@@ -10,6 +11,8 @@ export interface RouteInfo {
   roles?: readonly RoleOrAny[];
   public?: boolean;
   schema?: z.ZodType;
+  /** What a successful admin/reseller call records in the audit log (false: nothing, it only reads). */
+  audit?: AuditFlag;
 }
 
 declare module 'fastify' {
@@ -20,6 +23,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The zod schema the route parses its input with (http/route.ts). */
     inputSchema?: z.ZodType;
+    /** The route's audit flag (http/route.ts). */
+    audit?: AuditFlag;
   }
 }
 
@@ -31,10 +36,10 @@ export function decorateRouteList(root: FastifyInstance): void {
 /** Records every route added in `scope` and below it. */
 export function collectRoutes(scope: FastifyInstance): void {
   scope.addHook('onRoute', (route) => {
-    const cfg = (route.config ?? {}) as { roles?: readonly RoleOrAny[]; public?: boolean; inputSchema?: z.ZodType };
+    const cfg = (route.config ?? {}) as { roles?: readonly RoleOrAny[]; public?: boolean; inputSchema?: z.ZodType; audit?: AuditFlag };
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      scope.consoleRoutes.push({ method, url: route.url, roles: cfg.roles, public: cfg.public, schema: cfg.inputSchema });
+      scope.consoleRoutes.push({ method, url: route.url, roles: cfg.roles, public: cfg.public, schema: cfg.inputSchema, audit: cfg.audit });
     }
   });
 }

@@ -20,11 +20,11 @@ declare module 'fastify' {
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 
+/** The session token: from the Authorization header only. A token in the URL would leak through
+ * Referer headers, browser history and proxy logs. */
 export function bearerToken(request: FastifyRequest): string {
   const auth = request.headers.authorization ?? '';
-  if (auth.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
-  const q = (request.query as Record<string, unknown> | undefined)?.token;
-  return typeof q === 'string' ? q : '';
+  return auth.toLowerCase().startsWith('bearer ') ? auth.slice(7).trim() : '';
 }
 
 export function registerSessionAuth(app: FastifyInstance): void {

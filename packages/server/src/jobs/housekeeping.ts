@@ -1,14 +1,17 @@
 // Daily housekeeping: call logs past the system config's retention (SPEC §3 log retention days; 0 keeps
 // them forever), expired sessions and spent verification codes. Logs go in small batches
-// (jobs/call-log-purge.ts) so the gateway keeps writing while millions of old rows leave.
+// (jobs/call-log-purge.ts) so the gateway keeps writing while millions of old rows leave. Uploaded
+// images no site config references go once past their grace period (settings/upload-quota.ts).
 import { Cron } from 'croner';
 import type { Ctx } from '../context';
 import { getSysSection } from '../settings/sys-config';
+import { cleanUploads } from '../settings/upload-quota';
+import { purgeAuditLogs } from './audit-purge';
 import { purgeCallLogs, type PurgeOptions } from './call-log-purge';
 
 const DAY_MS = 86_400_000;
 
-export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions = {}): Promise<{ logs: number }> {
+export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions = {}): Promise<{ logs: number; uploads: number; audits: number }> {
   const { chat_reserve } = await getSysSection(ctx.db, 'log');
   let logs = 0;
   if (chat_reserve > 0) {
@@ -18,7 +21,12 @@ export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions =
   await ctx.db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
   await ctx.db.deleteFrom('verify_codes').where('expires_at', '<=', now - DAY_MS).execute();
   if (logs) ctx.log.info({ logs, days: chat_reserve }, 'deleted call logs past their retention');
-  return { logs };
+  // Audit rows past the audit log's own retention (sys config audit_log.audit_reserve).
+  const audits = await purgeAuditLogs(ctx, now, opts);
+  if (audits) ctx.log.info({ audits }, 'deleted audit log rows past their retention');
+  const uploads = await cleanUploads(ctx, { now });
+  if (uploads) ctx.log.info({ uploads }, 'deleted uploads no site config uses');
+  return { logs, uploads, audits };
 }
 
 /** Daily at 2:00; `stop` also ends a purge in progress between two batches, before the database closes. */

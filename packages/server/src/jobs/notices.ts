@@ -11,6 +11,7 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database, UserRow } from '../db/schema';
 import { formatTime } from '../http/time';
+import { accountMailSite } from '../mail/route';
 
 const DAY_MS = 86_400_000;
 type Flag = 'warning_notice' | 'exhaustion_notice' | 'expire_warning_notice' | 'expire_notice';
@@ -87,7 +88,7 @@ export async function runNotices(ctx: Ctx, now = Date.now(), locale: Locale = 'z
       const claimed = await db.updateTable('users').set({ [kind.flag]: 1 }).where('user_id', '=', user.user_id).where(kind.flag, '=', 0).executeTakeFirst();
       if (Number(claimed.numUpdatedRows) !== 1) continue;
       try {
-        await ctx.mailer.send({ to: user.email, subject: t(kind.subject, locale), text: t(kind.body, locale, vars(ctx, user)), domain: user.login_domain || undefined });
+        await ctx.mailer.send({ to: user.email, subject: t(kind.subject, locale), text: t(kind.body, locale, vars(ctx, user)), site: await accountMailSite(db, user) });
         sent++;
       } catch (err) {
         await db.updateTable('users').set({ [kind.flag]: 0 }).where('user_id', '=', user.user_id).execute();

@@ -67,11 +67,16 @@ export function multipartFile(body: Buffer, contentType: string | undefined, fie
 
 export const uploadDir = (dataDir: string) => path.join(dataDir, 'uploads');
 
-/** Writes the file under a fresh random name; returns its public URL. */
-export async function storeUpload(dataDir: string, ext: UploadExt, data: Buffer): Promise<string> {
+/** A fresh random file name (never reused, so a served file never changes). */
+export const newUploadName = (ext: UploadExt) => `${randomBytes(16).toString('hex')}.${ext}`;
+
+/** Whether `name` is one this module writes. */
+export const isUploadName = (name: string) => NAME.test(name);
+
+/** Writes the file under `name` (never over an existing one); returns its public URL. */
+export async function writeUpload(dataDir: string, name: string, data: Buffer): Promise<string> {
   const dir = uploadDir(dataDir);
   await fs.promises.mkdir(dir, { recursive: true });
-  const name = `${randomBytes(16).toString('hex')}.${ext}`;
   await fs.promises.writeFile(path.join(dir, name), data, { flag: 'wx' });
   return `/uploads/${name}`;
 }

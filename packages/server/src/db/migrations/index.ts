@@ -11,6 +11,9 @@ import * as statsTasks from './2026-11-22-09-stats-tasks';
 import * as taskSettlement from './2026-11-22-13-task-settlement';
 import * as callLogsUserModel from './2026-11-22-14-call-logs-user-model';
 import * as statModelDay from './2026-11-22-15-stat-model-day';
+import * as siteApproval from './2026-11-24-01-site-approval';
+import * as twoFactor from './2026-11-24-02-two-factor';
+import * as auditLog from './2026-11-24-03-audit-log';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -24,6 +27,9 @@ const migrations: Record<string, Migration> = {
   '2026-11-22-13-task-settlement': taskSettlement,
   '2026-11-22-14-call-logs-user-model': callLogsUserModel,
   '2026-11-22-15-stat-model-day': statModelDay,
+  '2026-11-24-01-site-approval': siteApproval,
+  '2026-11-24-02-two-factor': twoFactor,
+  '2026-11-24-03-audit-log': auditLog,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -18,24 +18,28 @@ type Tab = keyof typeof SYS_CONFIG_TABS | 'all';
 
 const PREFIX = `${API}/sys/config`;
 const DETAIL_KEY = ['/sys/config', 'detail'] as const;
-const TABS: Tab[] = ['all', 'global', 'general', 'task', 'api', 'digital_human'];
+const TABS: Tab[] = ['all', 'global', 'general', 'task', 'api', 'digital_human', 'security'];
 const UNITS: Record<string, Key> = {
   session_expire: 'cfg.seconds',
   short_timeout: 'cfg.seconds',
   long_timeout: 'cfg.seconds',
   chat_reserve: 'cfg.days',
+  audit_reserve: 'cfg.days',
   lock_minutes: 'cfg.minutes',
   task_timeout: 'cfg.minutes',
+  upload_max_mb: 'cfg.mb',
 };
-const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'model_key_err_disable', 'chat_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron']);
+const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'model_key_err_disable', 'chat_reserve', 'audit_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron', 'reserved_hosts', 'upload_max_files', 'upload_max_mb', 'required']);
 const RECORDS = ['prompt', 'completion', 'messages', 'image', 'audio'] as const;
+/** Text lists edited one item per line. */
+const LINES = ['errors', 'reserved_hosts'];
 
 type FormValues = Record<string, unknown>;
 
-/** Section → form values: error lists become one text per line. */
+/** Section → form values: text lists become one item per line. */
 function toForm(value: Record<string, unknown>): FormValues {
   const out: FormValues = { ...value };
-  if (Array.isArray(value.errors)) out.errors = (value.errors as string[]).join('\n');
+  for (const name of LINES) if (Array.isArray(value[name])) out[name] = (value[name] as string[]).join('\n');
   if ('password' in value) out.password = '';
   delete out.password_set;
   delete out.open;
@@ -44,11 +48,13 @@ function toForm(value: Record<string, unknown>): FormValues {
 
 function toBody(values: FormValues, open: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = { ...values };
-  if (typeof values.errors === 'string') {
-    out.errors = values.errors
-      .split('\n')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  for (const name of LINES) {
+    const text = values[name];
+    if (typeof text === 'string')
+      out[name] = text
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean);
   }
   if (open !== undefined) out.open = open;
   return out;
@@ -57,10 +63,17 @@ function toBody(values: FormValues, open: unknown): Record<string, unknown> {
 function Field({ section, name, sample, t, passwordSet }: { section: SysConfigSection; name: string; sample: unknown; t: T; passwordSet: boolean }) {
   const label = t(`cfg.field.${name}` as Key);
   const testId = `cfg-${section}-${name}`;
-  const extra = name === 'password' ? t(passwordSet ? 'cfg.help.password.set' : 'cfg.help.password') : HELP.has(name) ? t(`cfg.help.${name}` as Key) : undefined;
-  if (name === 'errors') {
+  const extra =
+    name === 'password'
+      ? t(passwordSet ? 'cfg.help.password.set' : 'cfg.help.password')
+      : HELP.has(name)
+        ? t(`cfg.help.${name}` as Key)
+        : section === 'sign_in_limits'
+          ? t('cfg.help.sign_in_limits')
+          : undefined;
+  if (LINES.includes(name)) {
     return (
-      <Form.Item label={label} field="errors" extra={extra}>
+      <Form.Item label={label} field={name} extra={extra}>
         <Input.TextArea autoSize={{ minRows: 4, maxRows: 14 }} data-testid={testId} />
       </Form.Item>
     );
@@ -103,7 +116,7 @@ function Field({ section, name, sample, t, passwordSet }: { section: SysConfigSe
   }
   if (typeof sample === 'boolean') {
     return (
-      <Form.Item label={label} field={name} triggerPropName="checked">
+      <Form.Item label={label} field={name} triggerPropName="checked" extra={extra}>
         <Switch data-testid={testId} />
       </Form.Item>
     );

@@ -1,12 +1,13 @@
 // Site config create and update (reference §3.9, SPEC §3): one form in sections — identity with image
-// uploads and previews, registration, mail server with a test mail, home page lists, other.
+// uploads and previews, registration, mail server with a test mail, home page lists, other. A site
+// waiting for an admin's approval says so at the top (a reseller's new or re-domained site).
 import { useState, type ReactNode } from 'react';
-import { Button, Checkbox, Divider, Form, Input, InputNumber, InputTag, Message, Select, Space } from '@arco-design/web-react';
+import { Alert, Button, Checkbox, Divider, Form, Input, InputNumber, InputTag, Message, Select, Space } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Status } from '@fastgate/core/constants';
-import { HOSTNAME, SITE_CONFIG_PREFIX, SITE_IMAGE_SIZES, siteTestMailSchema, type SiteConfig } from '@fastgate/core/entities/site-config';
+import { HOSTNAME, SITE_CONFIG_PREFIX, SITE_IMAGE_SIZES, SiteApproval, siteTestMailSchema, type SiteConfig } from '@fastgate/core/entities/site-config';
 import { post } from '../../../api/http';
 import { API } from '../../../api/paths';
 import { siteQuery } from '../../../app/site';
@@ -14,10 +15,11 @@ import { ResourceForm, type FormMode } from '../../../components/ResourceForm';
 import { QuotaInput } from '../../../components/QuotaInput';
 import { required } from '../../../components/rules';
 import { useGlobalLocale, usePageLocale, tm } from '../../../locale';
+import { useUserStore } from '../../../stores/user';
 import { ImageUpload } from './ImageUpload';
 import locale from './locale';
 
-type Values = Omit<SiteConfig, 'id' | 'user_id' | 'created_at' | 'updated_at' | 'password_set'> & { clear_password?: boolean };
+type Values = Omit<SiteConfig, 'id' | 'user_id' | 'created_at' | 'updated_at' | 'password_set' | 'approved'> & { clear_password?: boolean };
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
 const hostRule = { validator: (v: string | undefined, cb: (e?: string) => void) => cb(!v || HOSTNAME.test(v.trim().toLowerCase()) ? undefined : tm('site.mail_host')) };
@@ -101,6 +103,8 @@ export function SiteConfigForm({ mode }: { mode: FormMode }) {
   const client = useQueryClient();
   const [form] = Form.useForm<Values>();
   const [passwordSet, setPasswordSet] = useState(false);
+  const [pending, setPending] = useState(false);
+  const isAdmin = useUserStore((s) => s.role) === 'admin';
   const size = (key: keyof typeof SITE_IMAGE_SIZES) => t('site.size', { size: SITE_IMAGE_SIZES[key] });
   return (
     <ResourceForm<SiteConfig, Values>
@@ -112,7 +116,8 @@ export function SiteConfigForm({ mode }: { mode: FormMode }) {
       initialValues={{ status: Status.Normal, grant_quota: 0, quota_expires_at: 0, port: 0, support_email_suffix: [], carousels1: [], carousels2: [], announcements: [], documents: [] }}
       toValues={(row) => {
         setPasswordSet(row.password_set);
-        const { id: _i, user_id: _u, created_at: _c, updated_at: _up, password_set: _p, ...rest } = row;
+        setPending(row.approved === SiteApproval.Pending);
+        const { id: _i, user_id: _u, created_at: _c, updated_at: _up, password_set: _p, approved: _a, ...rest } = row;
         return { ...rest, password: '' };
       }}
       toBody={(v) => ({ ...v, clear_password: !!v.clear_password && !v.password })}
@@ -122,8 +127,9 @@ export function SiteConfigForm({ mode }: { mode: FormMode }) {
         back();
       }}
     >
+      {mode === 'update' && pending && <Alert type="warning" content={t('site.approval.pendingAlert')} data-testid="site-pending-alert" />}
       <Section title={t('site.section.identity')} />
-      <Form.Item label={t('site.domain')} field="domain" rules={[required(t('site.domain.required')), domainRule]} extra={t('site.domain.extra')}>
+      <Form.Item label={t('site.domain')} field="domain" rules={[required(t('site.domain.required')), domainRule]} extra={t(isAdmin ? 'site.domain.extra' : 'site.domain.extraReseller')}>
         <Input maxLength={253} placeholder="api.example.com" data-testid="site-domain" />
       </Form.Item>
       <Form.Item label={t('site.title')} field="title">

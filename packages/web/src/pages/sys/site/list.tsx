@@ -1,13 +1,51 @@
 // Site config list (SPEC §2, admin and reseller): one row per domain; a reseller sees its own only.
+// Approval (issue 11): a reseller's site works only once an admin approves its domain; the admin
+// approves or revokes here (confirmed first), a reseller sees "pending review" on its rows.
 import { useMemo } from 'react';
-import { Avatar, Link, Space, Typography, type TableColumnProps } from '@arco-design/web-react';
-import { SITE_CONFIG_PREFIX, type SiteConfig } from '@fastgate/core/entities/site-config';
+import { Avatar, Button, Link, Message, Popconfirm, Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { SITE_CONFIG_PREFIX, SiteApproval, type SiteConfig } from '@fastgate/core/entities/site-config';
 import { ResourceTable } from '../../../components/ResourceTable';
 import type { FilterField } from '../../../components/SearchForm';
-import { useResourcePage } from '../../../hooks/resource';
+import { useResourceMutation, useResourcePage } from '../../../hooks/resource';
 import { usePageLocale } from '../../../locale';
 import { useUserStore } from '../../../stores/user';
 import locale from './locale';
+
+type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
+
+/** The approval tag; for an admin also the switch to the other state, behind a confirmation. */
+function Approval({ row, isAdmin, t }: { row: SiteConfig; isAdmin: boolean; t: T }) {
+  const change = useResourceMutation(SITE_CONFIG_PREFIX, 'change/approval');
+  const approved = row.approved === SiteApproval.Approved;
+  const tag = (
+    <Tag color={approved ? 'green' : 'orange'} data-testid={`site-approval-${row.id}`}>
+      {t(approved ? 'site.approval.approved' : 'site.approval.pending')}
+    </Tag>
+  );
+  if (!isAdmin) return <Tooltip content={t(approved ? 'site.approval.approvedTip' : 'site.approval.pendingTip')}>{tag}</Tooltip>;
+  const next = approved ? SiteApproval.Pending : SiteApproval.Approved;
+  return (
+    <Space size={4}>
+      {tag}
+      <Popconfirm
+        focusLock
+        title={t(approved ? 'site.approval.revokeConfirm' : 'site.approval.approveConfirm', { domain: row.domain })}
+        onOk={async () => {
+          try {
+            await change.mutateAsync({ id: row.id, approved: next });
+            Message.success(t(approved ? 'site.approval.revoked' : 'site.approval.approvedDone'));
+          } catch {
+            // Shown by the HTTP client.
+          }
+        }}
+      >
+        <Button type="text" size="small" status={approved ? 'warning' : 'success'} loading={change.isPending} data-testid={`site-approval-switch-${row.id}`}>
+          {t(approved ? 'site.approval.revoke' : 'site.approval.approve')}
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+}
 
 export default function SiteConfigList() {
   const t = usePageLocale(locale);
@@ -20,6 +58,16 @@ export default function SiteConfigList() {
       { field: 'register_tips', kind: 'text', label: t('site.registerTips') },
       { field: 'logo', kind: 'text', label: t('site.logo') },
       { field: 'status', kind: 'status', label: t('site.status') },
+      {
+        field: 'approved',
+        kind: 'select',
+        type: 'number',
+        label: t('site.approval'),
+        options: [
+          { label: t('site.approval.pending'), value: SiteApproval.Pending },
+          { label: t('site.approval.approved'), value: SiteApproval.Approved },
+        ],
+      },
     ],
     [t, isAdmin],
   );
@@ -50,6 +98,7 @@ export default function SiteConfigList() {
           </Space>
         ),
       },
+      { title: t('site.approval'), dataIndex: 'approved', width: isAdmin ? 170 : 110, render: (_: number, row) => <Approval row={row} isAdmin={isAdmin} t={t} /> },
       ...(isAdmin ? [{ title: t('site.userId'), dataIndex: 'user_id', width: 110 } as TableColumnProps<SiteConfig>] : []),
       { title: t('site.registerTips'), dataIndex: 'register_tips', width: 200, ellipsis: true, render: (v: string) => v || '-' },
       { title: t('site.remark'), dataIndex: 'remark', width: 160, ellipsis: true, render: (v: string) => v || '-' },

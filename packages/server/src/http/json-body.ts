@@ -1,0 +1,40 @@
+// JSON request bodies for every route (console and gateway): Fastify's own parser (prototype poisoning
+// refused), then a bound on nesting. JSON.parse copes with any depth, but everything after it that
+// recurses (JSON.stringify of logged messages, zod, the provider transforms) overflows the stack on a
+// few thousand levels, which turned one small hostile body into a 500.
+import type { FastifyInstance } from 'fastify';
+
+/** Deeper than any real request (tool schemas nest a few dozen levels at most). */
+export const MAX_JSON_DEPTH = 128;
+
+export class JsonTooDeepError extends Error {
+  readonly statusCode = 400;
+  readonly code = 'FG_JSON_TOO_DEEP';
+  constructor() {
+    super(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep.`);
+  }
+}
+
+/** Whether a parsed value nests deeper than `max` (iterative: the check itself cannot overflow). */
+export function deeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+export function registerJsonBody(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    parse(request, body as string, (err, value) => {
+      if (err) return done(err, undefined);
+      if (deeperThan(value, MAX_JSON_DEPTH)) return done(new JsonTooDeepError(), undefined);
+      done(null, value);
+    });
+  });
+}

@@ -94,10 +94,10 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await page.goto('/sys/site/config');
     const row = tableRow(page, domain);
     await expect(row).toContainText('待审核');
-    await row.locator('[data-testid^=site-approval-switch-]').click();
-    await page.locator('.arco-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+    await row.locator('[data-testid^=row-approve-]').click();
+    await page.locator('.arco-modal').getByRole('button', { name: /确\s*定|OK/ }).click();
     await expect(toast(page, '已通过审核')).toBeVisible();
-    await expect(row.locator('[data-testid^=site-approval-]').first()).toHaveText('已通过');
+    await expect(row.locator('[data-testid^=site-approval-]')).toHaveText('已通过');
     const open = await api<{ title: string }>('/open/site/config', { domain });
     expect(open.data.title).toBe(`${reseller.name} AI`);
   });

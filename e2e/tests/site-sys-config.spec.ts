@@ -63,8 +63,8 @@ test('a reseller signs in and creates a site config for its domain', async ({ pa
   await shot(page, 'site-config-list-reseller');
 
   // Pending: the domain keeps the platform's identity until an admin approves it.
-  const before = await api<{ title: string }>('/open/site/config', { domain });
-  expect(before.data.title).not.toBe('Reseller Brand');
+  const pending = await api<{ title: string }>('/open/site/config', { domain });
+  expect(pending.data.title).not.toBe('Reseller Brand');
   const admin = await api<{ token: string }>('/auth/login', { account: 'admin', password: E2E_ADMIN_PASSWORD, channel: 'admin', method: 'account' });
   const id = (await api<{ items: { id: string; domain: string }[] }>('/sys/site/page', { domain }, admin.data.token)).data.items[0]!.id;
   expect((await api('/sys/site/change/approval', { id, approved: 1 }, admin.data.token)).code).toBe(0);

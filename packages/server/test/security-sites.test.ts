@@ -165,3 +165,17 @@ describe.each(dialects)('sites and domains on %s', (dialect) => {
     await a.post('/api/v1/sys/config/reset', { action: 'sites' });
   });
 });
+
+describe('sites of a second admin', () => {
+  it("make newcomers the platform's users, not that admin's", async () => {
+    const server = await startServer('sqlite');
+    try {
+      const second = await signedIn(server, 'admin', 'second-admin');
+      expect((await second.post('/api/v1/sys/site/create', { domain: 'ops.example', title: 'Ops' })).body.code).toBe(0);
+      const newcomer = await registerByEmail(server.app.ctx, { role: 'user', email: 'walkin@ops.example', domain: 'ops.example' });
+      expect(newcomer.rid).toBe(0);
+    } finally {
+      await server.close();
+    }
+  });
+});

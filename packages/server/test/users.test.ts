@@ -159,7 +159,7 @@ describe.each(dialects)('managed users on %s', (dialect) => {
   it('registration gifts the site grant as a deal record and creates the default app with one key', async () => {
     const now = Date.now();
     const db = server.app.ctx.db;
-    const site = { id: 'site-main', user_id: 1, domain: 'main.test', grant_quota: 250_000, quota_expires_at: 60, mail_port: 465, status: 1, created_at: now, updated_at: now };
+    const site = { id: 'site-main', user_id: 1, domain: 'main.test', grant_quota: 250_000, quota_expires_at: 60, mail_port: 465, status: 1, approved: 1, created_at: now, updated_at: now };
     await db.insertInto('site_configs').values(site as never).execute();
     const { registerByEmail } = await import('../src/auth/accounts');
     const user = await registerByEmail(server.app.ctx, { role: 'user', email: 'New@x.io', password: 'secret1', domain: 'main.test' });

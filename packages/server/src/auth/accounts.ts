@@ -95,12 +95,14 @@ export async function registerByEmail(ctx: Ctx, opts: { role: 'user' | 'reseller
   const suffixes = site ? (JSON.parse(site.support_email_suffix || '[]') as string[]) : [];
   if (suffixes.length && !suffixes.some((s) => email.endsWith(s.startsWith('@') ? s : `@${s}`))) throw businessError('auth.email_suffix');
   const grant = site?.grant_quota ?? 0;
+  // Newcomers on a reseller's site are that reseller's users; any admin's site is the platform's.
+  const owner = site ? await ctx.db.selectFrom('users').select('role').where('user_id', '=', site.user_id).executeTakeFirst() : undefined;
   const user = await createAccount(ctx, {
     role: opts.role,
     account: email,
     email,
     password: opts.password ?? randomPassword(),
-    rid: opts.role === 'user' && site && site.user_id !== 1 ? site.user_id : 0,
+    rid: opts.role === 'user' && site && owner?.role === 'reseller' ? site.user_id : 0,
   });
   if (grant > 0) {
     // The gift is a deal record like any recharge; on a reseller's site it comes out of the reseller's

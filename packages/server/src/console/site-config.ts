@@ -6,7 +6,6 @@
 // reseller changes the domain); the platform's own hosts are never a reseller's; a reseller's mail server
 // must be a public address (no port scanning of this server's network through the test mail), and its
 // uploads are counted against a quota.
-import net from 'node:net';
 import { ErrorCode } from '@fastgate/core/constants';
 import {
   SITE_CONFIG_PREFIX,
@@ -191,41 +190,18 @@ export async function siteConfigRoutes(app: FastifyInstance) {
     const row = (await scope(db.selectFrom('site_configs').selectAll(), caller).where('id', '=', input.id).executeTakeFirst()) as SiteConfigRow | undefined;
     if (!row) throw notFound();
     if (!row.mail_host) throw businessError('site.mail_unset');
-    const user = row.mail_user_name;
-    const password = row.mail_password ? secrets.decrypt(row.mail_password) : '';
-    const port = row.mail_port || 465;
-    // A reseller's server: only a public address, and the connection goes to the address that was
-    // checked (the name stays for TLS), so a second DNS answer cannot point it inside.
-    const checked = (await ownedByAdmin(row.user_id)) ? undefined : await resolvePublicHost(row.mail_host, config.mailPrivateAllow);
-    const servername = checked && !net.isIP(row.mail_host) ? row.mail_host : undefined;
-    const { default: nodemailer } = await import('nodemailer');
-    const transport = nodemailer.createTransport({
-      host: checked?.address ?? row.mail_host,
-      ...(servername ? { servername, tls: { servername } } : {}),
-      port,
-      secure: port === 465,
-      auth: user ? { user, pass: password } : undefined,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 20_000,
-    });
-    const from = user.includes('@') ? user : `no-reply@${row.mail_host}`;
     try {
-      await transport.sendMail({
-        from: row.mail_from_name ? { name: row.mail_from_name, address: from } : from,
-        to: input.to,
-        subject: t('site.mail_subject', caller.locale),
-        text: t('site.mail_body', caller.locale, { domain: row.domain }),
-      });
+      // The mailer connects to a reseller's server only on a checked public address (mail/mailer.ts).
+      await ctx.mailer.sendThroughSite(row, { to: input.to, subject: t('site.mail_subject', caller.locale), text: t('site.mail_body', caller.locale, { domain: row.domain }) });
     } catch (err) {
+      // A refused host (private, unresolvable) says so plainly: it is about the settings, not the network.
+      if (err instanceof AppError) throw err;
       const e = err as { code?: string; message?: string };
-      request.log.info({ host: row.mail_host, port, code: e.code }, 'site test mail failed');
+      request.log.info({ host: row.mail_host, port: row.mail_port, code: e.code }, 'site test mail failed');
       // Only the admin learns why: to a reseller, refused, timed out and rejected look alike, so the
       // test mail tells nothing about which hosts and ports answer.
       if (caller.session.role !== 'admin') throw businessError('site.mail_failed_generic');
       throw businessError('site.mail_failed', { detail: [e.code, e.message].filter(Boolean).join(' ').slice(0, 300) });
-    } finally {
-      transport.close();
     }
     return { sent: true };
   });

@@ -1,10 +1,10 @@
 // Site config list (SPEC §2, admin and reseller): one row per domain; a reseller sees its own only.
 // Approval (issue 11): a reseller's site works only once an admin approves its domain; the admin
-// approves or revokes here (confirmed first), a reseller sees "pending review" on its rows.
+// approves or revokes in the row's actions (confirmed first); everyone sees the state as a tag.
 import { useMemo } from 'react';
-import { Avatar, Button, Link, Message, Popconfirm, Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
-import { SITE_CONFIG_PREFIX, SiteApproval, type SiteConfig } from '@fastgate/core/entities/site-config';
-import { ResourceTable } from '../../../components/ResourceTable';
+import { Avatar, Link, Message, Modal, Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { SITE_CONFIG_PREFIX, SiteApproval, type SiteApprovalValue, type SiteConfig } from '@fastgate/core/entities/site-config';
+import { ResourceTable, type RowAction } from '../../../components/ResourceTable';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourceMutation, useResourcePage } from '../../../hooks/resource';
 import { usePageLocale } from '../../../locale';
@@ -13,37 +13,15 @@ import locale from './locale';
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
-/** The approval tag; for an admin also the switch to the other state, behind a confirmation. */
-function Approval({ row, isAdmin, t }: { row: SiteConfig; isAdmin: boolean; t: T }) {
-  const change = useResourceMutation(SITE_CONFIG_PREFIX, 'change/approval');
+/** The approval state as a tag; its tooltip says what that state means for the domain. */
+function ApprovalTag({ row, t }: { row: SiteConfig; t: T }) {
   const approved = row.approved === SiteApproval.Approved;
-  const tag = (
-    <Tag color={approved ? 'green' : 'orange'} data-testid={`site-approval-${row.id}`}>
-      {t(approved ? 'site.approval.approved' : 'site.approval.pending')}
-    </Tag>
-  );
-  if (!isAdmin) return <Tooltip content={t(approved ? 'site.approval.approvedTip' : 'site.approval.pendingTip')}>{tag}</Tooltip>;
-  const next = approved ? SiteApproval.Pending : SiteApproval.Approved;
   return (
-    <Space size={4}>
-      {tag}
-      <Popconfirm
-        focusLock
-        title={t(approved ? 'site.approval.revokeConfirm' : 'site.approval.approveConfirm', { domain: row.domain })}
-        onOk={async () => {
-          try {
-            await change.mutateAsync({ id: row.id, approved: next });
-            Message.success(t(approved ? 'site.approval.revoked' : 'site.approval.approvedDone'));
-          } catch {
-            // Shown by the HTTP client.
-          }
-        }}
-      >
-        <Button type="text" size="small" status={approved ? 'warning' : 'success'} loading={change.isPending} data-testid={`site-approval-switch-${row.id}`}>
-          {t(approved ? 'site.approval.revoke' : 'site.approval.approve')}
-        </Button>
-      </Popconfirm>
-    </Space>
+    <Tooltip content={t(approved ? 'site.approval.approvedTip' : 'site.approval.pendingTip')}>
+      <Tag color={approved ? 'green' : 'orange'} data-testid={`site-approval-${row.id}`}>
+        {t(approved ? 'site.approval.approved' : 'site.approval.pending')}
+      </Tag>
+    </Tooltip>
   );
 }
 
@@ -98,7 +76,7 @@ export default function SiteConfigList() {
           </Space>
         ),
       },
-      { title: t('site.approval'), dataIndex: 'approved', width: isAdmin ? 170 : 110, render: (_: number, row) => <Approval row={row} isAdmin={isAdmin} t={t} /> },
+      { title: t('site.approval'), dataIndex: 'approved', width: 130, render: (_: number, row) => <ApprovalTag row={row} t={t} /> },
       ...(isAdmin ? [{ title: t('site.userId'), dataIndex: 'user_id', width: 110 } as TableColumnProps<SiteConfig>] : []),
       { title: t('site.registerTips'), dataIndex: 'register_tips', width: 200, ellipsis: true, render: (v: string) => v || '-' },
       { title: t('site.remark'), dataIndex: 'remark', width: 160, ellipsis: true, render: (v: string) => v || '-' },
@@ -106,6 +84,28 @@ export default function SiteConfigList() {
     ],
     [t, isAdmin],
   );
+  // Admins approve or revoke a domain from the row's actions, after a confirmation naming the domain.
+  const change = useResourceMutation(SITE_CONFIG_PREFIX, 'change/approval');
+  const rowActions = useMemo<RowAction<SiteConfig>[]>(() => {
+    if (!isAdmin) return [];
+    const confirm = (row: SiteConfig, approved: SiteApprovalValue) =>
+      Modal.confirm({
+        title: t(approved ? 'site.approval.approve' : 'site.approval.revoke'),
+        content: t(approved ? 'site.approval.approveConfirm' : 'site.approval.revokeConfirm', { domain: row.domain }),
+        onOk: async () => {
+          try {
+            await change.mutateAsync({ id: row.id, approved });
+            Message.success(t(approved ? 'site.approval.approvedDone' : 'site.approval.revoked'));
+          } catch {
+            // Shown by the HTTP client.
+          }
+        },
+      });
+    return [
+      { key: 'approve', label: t('site.approval.approve'), status: 'success', hidden: (row) => row.approved === SiteApproval.Approved, onClick: (row) => confirm(row, SiteApproval.Approved) },
+      { key: 'revoke', label: t('site.approval.revoke'), status: 'warning', hidden: (row) => row.approved !== SiteApproval.Approved, onClick: (row) => confirm(row, SiteApproval.Pending) },
+    ];
+  }, [isAdmin, t, change]);
   const page = useResourcePage<SiteConfig>(SITE_CONFIG_PREFIX, filters);
-  return <ResourceTable page={page} columns={columns} routes={{ create: 'sys.site.create', update: 'sys.site.update' }} />;
+  return <ResourceTable page={page} columns={columns} rowActions={rowActions} routes={{ create: 'sys.site.create', update: 'sys.site.update' }} />;
 }

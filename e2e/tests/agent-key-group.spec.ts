@@ -93,6 +93,14 @@ test('admin: agent with two keys, masked key list with copy, public group at 80 
   await expect(page).toHaveURL(/\/agent\/detail\?id=/);
   await expect(page.getByTestId('agent-detail-keys')).toContainText('sk-e2e');
   await expect(page.getByTestId('agent-detail')).not.toContainText(keys[0]!);
+  // Issue 11: the edit form lists the bound keys by their masks and never holds them in clear.
+  await page.getByTestId('agent-detail-edit').click();
+  await expect(page).toHaveURL(/\/agent\/update\?id=/);
+  await expect(page.getByTestId('agent-bound-keys')).toContainText(`${keys[0]!.slice(0, 10)}*`);
+  await expect(page.getByTestId('agent-keys')).toHaveValue('');
+  for (const k of keys) await expect(page.getByTestId('resource-form-update')).not.toContainText(k);
+  await page.getByTestId('form-cancel').click();
+  await expect(page).toHaveURL(/\/agent\/detail\?id=/);
   await page.getByTestId('agent-detail-back').click();
   await expect(page).toHaveURL(/\/agent\/list$/);
 

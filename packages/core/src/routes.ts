@@ -104,6 +104,8 @@ export const appRoutes: readonly RouteDef[] = [
       { name: 'sys.site.create', path: '/sys/site/config/create', roles: ADMIN_RESELLER, requiresAuth: true, hidden: true },
       { name: 'sys.site.update', path: '/sys/site/config/update', roles: ADMIN_RESELLER, requiresAuth: true, hidden: true },
       { name: 'sys.config', path: '/sys/config', roles: ADMIN, requiresAuth: true },
+      // Issue 11: the admin reads every row, a reseller its own (the server enforces it).
+      { name: 'sys.audit', path: '/sys/audit', roles: ADMIN_RESELLER, requiresAuth: true },
       { name: 'sys.license.info', path: '/sys/license/info', roles: ADMIN, requiresAuth: true },
     ],
   },

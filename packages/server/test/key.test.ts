@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskKey } from '../src/security/api-keys';
 import { AGENT, CORP, MODEL, rawDb, recordEvents, seedCatalogue } from './app-fixtures';
 import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
 
@@ -84,9 +85,9 @@ describe.each(dialects)('keys on %s', (dialect) => {
     });
     expect(item.key).toBe(`${KEYS[0]!.slice(0, 10)}*${KEYS[0]!.slice(-5)}`);
 
-    // Only detail and the copy action reveal the key.
-    expect((await a.get('/api/v1/key/detail', { id: item.id, type: 2 })).body.data.key).toBe(KEYS[0]);
-    expect((await a.get('/api/v1/key/detail', { id: item.id })).body.data.key).toBe(KEYS[0]);
+    // Only the copy action reveals the key (issue 11: detail, which the edit form reads, shows the mask).
+    expect((await a.get('/api/v1/key/detail', { id: item.id, type: 2 })).body.data.key).toBe(item.key);
+    expect((await a.get('/api/v1/key/detail', { id: item.id })).body.data.key).toBe(item.key);
     expect((await a.post('/api/v1/key/copy/field', { id: item.id, type: 2, field: 'key' })).body.data).toEqual({ value: KEYS[0] });
 
     const list = await a.get('/api/v1/key/list');
@@ -114,10 +115,10 @@ describe.each(dialects)('keys on %s', (dialect) => {
     const newKey = 'sk-ant-dddddddddddddddddddd4444';
     expect((await a.post('/api/v1/key/update', { id, type: 2, corp: CORP, key: newKey, weight: 100, is_never_disable: true, remark: 'claude2' })).body.code).toBe(0);
     const detail = (await a.get('/api/v1/key/detail', { id, type: 2 })).body.data;
-    expect(detail).toMatchObject({ key: newKey, weight: 100, is_never_disable: true, remark: 'claude2' });
+    expect(detail).toMatchObject({ key: maskKey(newKey), weight: 100, is_never_disable: true, remark: 'claude2' });
     // No key in the update keeps the stored one.
     expect((await a.post('/api/v1/key/update', { id, corp: CORP, remark: 'same key' })).body.code).toBe(0);
-    expect((await a.get('/api/v1/key/detail', { id })).body.data.key).toBe(newKey);
+    expect((await a.post('/api/v1/key/copy/field', { id, type: 2 })).body.data.value).toBe(newKey);
 
     expect((await a.post('/api/v1/key/change/status', { id, type: 2, status: 2 })).body.code).toBe(0);
     expect(await page({ status: 2 })).toEqual(['same key']);

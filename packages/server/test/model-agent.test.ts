@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { maskKey } from '../src/security/api-keys';
 import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
 
 const A = '/api/v1/model/agent';
@@ -26,7 +27,7 @@ describe.each(dialects)('model agents on %s', (dialect) => {
   });
   afterAll(() => server?.close());
 
-  it('creates with keys, reveals them in detail only, rebinds on update and cleans up on delete', async () => {
+  it('creates with keys, shows them masked in detail, rebinds on update and cleans up on delete', async () => {
     const events: string[] = [];
     const off = server.app.ctx.bus.subscribe((e) => events.push(`${e.entity}:${e.op}`));
     const r = await a.post(`${A}/create`, {
@@ -55,7 +56,8 @@ describe.each(dialects)('model agents on %s', (dialect) => {
 
     const d = (await a.get(`${A}/detail`, { id })).body.data;
     expect(d).toMatchObject({ corp_name: 'OpenAI', name: 'Agent 1', weight: 30, models: [model], model_names: ['gpt'], fallback_model_names: ['gpt'], lb_strategy: 2, key_count: 2, is_auto_disabled: false, auto_disabled_reason: '', replace_models: ['gpt'], target_models: ['gpt-4o-2024'] });
-    expect(d.key.split('\n').sort()).toEqual([KEY1, KEY2]);
+    expect(d.key.split('\n').sort()).toEqual([maskKey(KEY1), maskKey(KEY2)].sort());
+    expect(d.keys.map((k: { id: string; key: string }) => [k.id, k.key]).sort()).toEqual(stored.map((k) => [k.id, maskKey(k.id === stored[0]!.id ? KEY1 : KEY2)]).sort());
     const row = (await a.post(`${A}/page`, { name: 'agent 1' })).body.data.items[0];
     expect(row.key).toBeUndefined();
     expect(row.key_count).toBe(2);
@@ -71,14 +73,14 @@ describe.each(dialects)('model agents on %s', (dialect) => {
     const kept = after.find((k) => k.id === stored[1]!.id)!;
     expect(kept.model_agents).toBe('[]');
     expect(after.find((k) => k.id !== kept.id)!.models).toBe('[]');
-    expect((await a.get(`${A}/detail`, { id })).body.data.key).toBe(KEY3);
+    expect((await a.get(`${A}/detail`, { id })).body.data.key).toBe(maskKey(KEY3));
 
     // A second agent given an already stored key shares the row.
     const b = (await a.post(`${A}/create`, { corp, name: 'Agent 2', base_url: 'https://b.example', key: KEY3 })).body.data.id;
     expect(await keys()).toHaveLength(2);
-    expect((await a.get(`${A}/detail`, { id: b })).body.data.key).toBe(KEY3);
+    expect((await a.get(`${A}/detail`, { id: b })).body.data.key).toBe(maskKey(KEY3));
     expect((await a.post(`${A}/delete`, { id: b })).body.code).toBe(0);
-    expect((await a.get(`${A}/detail`, { id })).body.data.key).toBe(KEY3);
+    expect((await a.get(`${A}/detail`, { id })).body.data.key).toBe(maskKey(KEY3));
 
     const g = (await a.post('/api/v1/group/create', { name: 'withAgent', discount: 90, weight: 1, is_enable_model_agent: true, model_agents: [id] })).body.data.id;
     expect((await a.post(`${A}/change/status`, { id, status: 2 })).body.code).toBe(0);
@@ -138,6 +140,51 @@ describe.each(dialects)('model agents on %s', (dialect) => {
     a.lang = 'zh-CN';
     expect((await a.post(`${A}/page`, {})).body.data.paging.total).toBe(before);
     expect(await keys()).toHaveLength(keysBefore);
+  });
+
+  it('never answers a key in clear: edits keep keys by id or mask, the reveal gives one key and is recorded', async () => {
+    const K1 = 'sk-mask-test-key-aaaa1111';
+    const K2 = 'sk-mask-test-key-bbbb2222';
+    const K3 = 'sk-mask-test-key-cccc3333';
+    const base = { corp, name: 'Masked', base_url: 'https://m.example', models: [model] };
+    const id = (await a.post(`${A}/create`, { ...base, key: `${K1}\n${K2}` })).body.data.id as string;
+    const detail = async () => (await a.get(`${A}/detail`, { id })).body.data as { key: string; keys: { id: string; key: string }[] };
+    // Detail and page hold masks only (the edit form starts from detail).
+    const d = await detail();
+    const page = await a.post(`${A}/page`, { name: 'Masked' });
+    for (const text of [JSON.stringify(d), JSON.stringify(page.body)]) for (const k of [K1, K2]) expect(text).not.toContain(k);
+    const [k1, k2] = [d.keys.find((k) => k.key === maskKey(K1))!, d.keys.find((k) => k.key === maskKey(K2))!];
+    expect(k1 && k2).toBeTruthy();
+
+    // The form's update: keep K1 by id, add K3; K2 (neither kept nor listed) is unbound and, agents-only, dropped.
+    expect((await a.post(`${A}/update`, { ...base, id, key_ids: [k1.id], key: K3 })).body.code).toBe(0);
+    expect((await detail()).key.split('\n').sort()).toEqual([maskKey(K1), maskKey(K3)].sort());
+    expect((await keys()).some((k) => k.id === k2.id)).toBe(false);
+    // An API client sending detail's masks back keeps the same keys (nothing new is stored).
+    const count = (await keys()).length;
+    const masks = (await detail()).key;
+    expect((await a.post(`${A}/update`, { ...base, id, key: masks })).body.code).toBe(0);
+    expect((await detail()).key).toBe(masks);
+    expect(await keys()).toHaveLength(count);
+    // A mask that matches no bound key, or a foreign key id, is refused before anything is written.
+    const stale = await a.post(`${A}/update`, { ...base, id, name: 'Renamed', key: maskKey('sk-gone-key-zzzz9999') });
+    expect(stale.body).toMatchObject({ code: 51 });
+    expect(stale.body.message).toContain('key');
+    expect((await a.post(`${A}/update`, { ...base, id, name: 'Renamed', key_ids: ['nope'] })).body.message).toContain('key_ids');
+    expect((await a.get(`${A}/detail`, { id })).body.data.name).toBe('Masked');
+
+    // The reveal: one bound key in full, recorded in the audit log (the key itself never is).
+    const current = (await detail()).keys.find((k) => k.key === maskKey(K3))!;
+    const reveal = await a.post(`${A}/key/reveal`, { id, key_id: current.id });
+    expect(reveal.body).toMatchObject({ code: 0, data: { value: K3 } });
+    expect((await a.post(`${A}/key/reveal`, { id, key_id: k2.id })).body).toMatchObject({ code: 50 });
+    const rows = await server.app.ctx.db.selectFrom('audit_logs').selectAll().where('action', '=', `${A}/key/reveal`).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: 'reveal', table_name: 'provider_keys', record_ids: JSON.stringify([current.id]), account: 'admin' });
+    expect(JSON.stringify(rows)).not.toContain(K3);
+    // The model key's own detail is masked too; its copy button stays the explicit reveal.
+    expect((await a.get('/api/v1/key/detail', { id: current.id, type: 2 })).body.data.key).toBe(maskKey(K3));
+    for (const c of [reseller, user]) expect((await c.post(`${A}/key/reveal`, { id, key_id: current.id })).status).toBe(401);
   });
 
   it('is admin-only', async () => {

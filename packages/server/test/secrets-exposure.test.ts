@@ -14,9 +14,10 @@ const REVEALS = new Set([
   // The copy buttons.
   'POST /api/v1/key/copy/field',
   ...['chat', 'image', 'audio', 'virtualman', 'audioclone', 'videosecondcreation'].map((k) => `POST /api/v1/log/${k}/copy/field`),
-  // The key's own detail and the agent's edit form carry the full keys (reference: "full in GET /key/detail").
+  // An app key's detail carries the full key for whoever may see it (reference §1.3); a model key's
+  // detail is masked (checked below), and so is the agent's (issue 11: its own reveal, recorded).
   'GET /api/v1/key/detail',
-  'GET /api/v1/model/agent/detail',
+  'POST /api/v1/model/agent/key/reveal',
   // The app keys' export is the owner's download of its keys.
   'POST /api/v1/app/key/export',
 ]);
@@ -123,6 +124,13 @@ describe.each(dialects)('secrets on %s', (dialect) => {
       }
     }
     for (const [i, text] of gatewayAnswers.entries()) check(`gateway answer ${i}`, text);
+    // Provider keys are masked in every detail too: the model keys' (type 2) and the agents' (issue 11).
+    for (const k of await w.server.app.ctx.db.selectFrom('provider_keys').select('id').execute()) {
+      check(`GET /api/v1/key/detail?id=${k.id}&type=2 as admin`, JSON.stringify((await w.admin.get('/api/v1/key/detail', { id: k.id, type: 2 })).body));
+    }
+    for (const agent of await w.server.app.ctx.db.selectFrom('model_agents').select('id').execute()) {
+      check(`GET /api/v1/model/agent/detail?id=${agent.id} as admin`, JSON.stringify((await w.admin.get('/api/v1/model/agent/detail', { id: agent.id })).body));
+    }
     // The reveals do reveal (so the checks above look at the right strings).
     const appKeyId = (await w.server.app.ctx.db.selectFrom('app_keys').select('id').where('app_id', '=', w.appId).executeTakeFirstOrThrow()).id;
     expect((await w.user.post('/api/v1/key/copy/field', { id: appKeyId })).body.data.value).toBe(secrets.appKey);

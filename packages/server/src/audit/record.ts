@@ -26,8 +26,12 @@ export type AuditFlag = false | 'write' | 'reveal' | 'export';
 /** Roles whose console calls are recorded. */
 const AUDITED_ROLES = new Set(['admin', 'reseller']);
 
-/** POSTs that only read, by their last path segment (the console API's verbs, reference §1.2). */
-const READ_VERB = /\/(page|list|detail|tree|info|center|expense|data|top|percent|second|minute|menu|live)$/;
+/**
+ * POSTs that only read, by their last path segment: the console API's read verbs (reference §1.2) and
+ * the live rates (`/dashboard/per/second|minute`). Kept narrow on purpose (`/user/update/info` writes):
+ * any other POST that only reads says `audit: false`.
+ */
+const READ_VERB = /\/(page|list|detail|menu|second|minute)$/;
 
 /** A route's default: GETs read; a POST writes unless its verb reads; exports and reveals are their own kinds. */
 export function defaultAuditFlag(method: 'GET' | 'POST', url: string): AuditFlag {

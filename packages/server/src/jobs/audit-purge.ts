@@ -15,12 +15,13 @@ export async function purgeAuditLogs(ctx: Ctx, now: number, opts: PurgeOptions =
   const cutoff = now - audit_reserve * DAY_MS;
   const batch = opts.batch ?? PURGE_BATCH;
   let deleted = 0;
-  while (!opts.stopped?.()) {
+  for (;;) {
     const rows = await ctx.db.selectFrom('audit_logs').select('id').where('created_at', '<', cutoff).orderBy('created_at').limit(batch).execute();
     if (!rows.length) break;
     const res = await ctx.db.deleteFrom('audit_logs').where('id', 'in', rows.map((r) => r.id)).executeTakeFirst();
     deleted += Number(res.numDeletedRows);
-    if (rows.length < batch) break;
+    // A stopping app ends the purge between two statements.
+    if (rows.length < batch || opts.stopped?.()) break;
     await new Promise((resolve) => setTimeout(resolve, opts.pauseMs ?? 10));
   }
   return deleted;

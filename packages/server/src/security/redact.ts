@@ -31,11 +31,13 @@ const isOneTimeCode = (name: string, value: unknown) => segmentsOf(name).pop() =
 
 /** Keys (one per line, like an agent's `key` field) keep their list mask; other secrets are hidden whole. */
 function maskValue(name: string, value: unknown): unknown {
+  const last = segmentsOf(name).pop();
+  const isKey = last === 'key' || last === 'keys';
+  if (isKey && Array.isArray(value) && value.every((v) => typeof v === 'string')) return value.map((k: string) => maskKey(k));
   // Flags about a secret (`is_never_disable_key`) stay; anything else under a secret's name is hidden.
   if (typeof value !== 'string') return value === null || value === undefined || typeof value === 'boolean' ? value : MASK;
   if (!value) return value;
-  const last = segmentsOf(name).pop();
-  if (last === 'key' || last === 'keys') return value.split(/\r?\n/).map((k) => (k.trim() ? maskKey(k.trim()) : k)).join('\n');
+  if (isKey) return value.split(/\r?\n/).map((k) => (k.trim() ? maskKey(k.trim()) : k)).join('\n');
   return MASK;
 }
 
@@ -57,6 +59,8 @@ export function redact(value: unknown, depth = 0): unknown {
     const parsed = parsedJson(value);
     return parsed === value ? value : redact(parsed, depth + 1);
   }
+  // Uploaded bytes (a site image) are recorded by size: walking a Buffer index by index took seconds.
+  if (ArrayBuffer.isView(value)) return { bytes: value.byteLength };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -16,6 +16,7 @@ import { userPages } from '../pages/user';
 import { resellerPages } from '../pages/sys/reseller';
 import { siteConfigPages } from '../pages/sys/site';
 import { sysConfigPages } from '../pages/sys/config';
+import { auditPages } from '../pages/sys/audit';
 import { logPages } from '../pages/log';
 import { taskPages } from '../pages/task';
 import { dashboardPages } from '../pages/dashboard';
@@ -58,6 +59,7 @@ export const pages: Partial<Record<string, LazyPage>> = {
   ...lazyPages(resellerPages),
   ...lazyPages(siteConfigPages),
   ...lazyPages(sysConfigPages),
+  ...lazyPages(auditPages),
   ...lazyPages(taskPages),
   ...lazyPages(logPages),
   ...lazyPages(dashboardPages),

@@ -1,14 +1,15 @@
 // Model agent detail (`/agent/detail?id=`): every field of the record, its bound keys masked with a copy
-// button each (the admin-only detail carries them in full; the screen never shows them unmasked).
+// button each; the server answers masks only, and a copy is an explicit reveal it records (issue 11).
 import { Alert, Button, Card, Descriptions, Space, Spin, Tag, Typography } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Status } from '@fastgate/core/constants';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
-import { MODEL_AGENT_PREFIX, splitKeys, type ModelAgent } from '@fastgate/core/entities/model-agent';
+import { MODEL_AGENT_PREFIX, type ModelAgent } from '@fastgate/core/entities/model-agent';
 import { routePath } from '../../app/navigation';
 import { MaskedKey } from '../../components/MaskedKey';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
+import { revealAgentKey } from './api';
 import locale from './locale';
 import { AutoDisabledTag, FlagTag, NameTags } from './parts';
 
@@ -25,7 +26,7 @@ export default function AgentDetail() {
   const yesNo = (v: boolean | undefined) => <FlagTag value={!!v} yes={t('agent.yes')} no={t('agent.no')} />;
 
   const pairs = a?.replace_models.map((m, i) => `${m} → ${a.target_models[i] ?? ''}`) ?? [];
-  const keys = splitKeys(a?.key ?? '');
+  const keys = a?.keys ?? [];
 
   return (
     <Card
@@ -89,7 +90,7 @@ export default function AgentDetail() {
                   value: keys.length ? (
                     <Space direction="vertical" size={4} data-testid="agent-detail-keys">
                       {keys.map((k) => (
-                        <MaskedKey key={k} value={k} copy={() => Promise.resolve(k)} />
+                        <MaskedKey key={k.id} value={k.key} copy={() => revealAgentKey(a.id, k.id)} />
                       ))}
                     </Space>
                   ) : (

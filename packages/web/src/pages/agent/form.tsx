@@ -1,6 +1,8 @@
-// Model agent create and update (reference §3.6). The keys textarea round-trips the bound provider keys:
-// each line becomes a model key bound to the agent, and update shows the current ones joined by "\n".
-// Model replacement is edited as rows and sent as the two index-paired arrays of the wire.
+// Model agent create and update (reference §3.6). Each line of the keys textarea becomes a model key
+// bound to the agent; on update the bound keys are listed masked with remove buttons and kept by id, so
+// their secrets never reach the form (issue 11). Model replacement is edited as rows and sent as the two
+// index-paired arrays of the wire.
+import { useSearchParams } from 'react-router';
 import { Button, Divider, Form, Grid, Input, InputNumber, Radio, Select, Space, Switch } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
@@ -13,6 +15,7 @@ import { ModelSelect } from '../../components/ModelSelect';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required, zodRule } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
+import { BoundKeys } from './BoundKeys';
 import locale from './locale';
 import { agentToBody, agentToValues, type AgentValues as Values } from './values';
 
@@ -61,6 +64,7 @@ export function AgentForm({ mode }: { mode: FormMode }) {
   const { g, tk } = useGlobalLocale();
   const [form] = Form.useForm<Values>();
   const keyText = Form.useWatch('key', form);
+  const agentId = useSearchParams()[0].get('id') ?? '';
   const max = { maxLength: MAX, message: t('agent.max100') };
   return (
     <ResourceForm<ModelAgent, Values>
@@ -123,8 +127,22 @@ export function AgentForm({ mode }: { mode: FormMode }) {
       </Form.Item>
 
       <Divider orientation="left">{t('agent.keySection')}</Divider>
-      <Form.Item label={t('agent.keys')} field="key" rules={[zodRule(providerKeysField)]} extra={t('agent.keys.extra', { count: splitKeys(keyText ?? '').length })}>
-        <Input.TextArea placeholder={t('agent.keys.placeholder')} autoSize={{ minRows: 4, maxRows: 12 }} style={{ fontFamily: 'monospace' }} data-testid="agent-keys" />
+      {mode === 'update' && (
+        <Form.Item shouldUpdate noStyle>
+          {(values: Partial<Values>) => (
+            <Form.Item label={t('agent.keys.bound')} field="key_ids" extra={t('agent.keys.bound.extra')}>
+              <BoundKeys agentId={agentId} keys={values.bound_keys ?? []} />
+            </Form.Item>
+          )}
+        </Form.Item>
+      )}
+      <Form.Item
+        label={t(mode === 'update' ? 'agent.keys.new' : 'agent.keys')}
+        field="key"
+        rules={[zodRule(providerKeysField)]}
+        extra={t(mode === 'update' ? 'agent.keys.new.extra' : 'agent.keys.extra', { count: splitKeys(keyText ?? '').length })}
+      >
+        <Input.TextArea placeholder={t('agent.keys.placeholder')} autoSize={{ minRows: mode === 'update' ? 2 : 4, maxRows: 12 }} style={{ fontFamily: 'monospace' }} data-testid="agent-keys" />
       </Form.Item>
       <Form.Item label={t('agent.keyAgentsOnly')} field="is_agents_only" triggerPropName="checked" extra={t('agent.keyAgentsOnly.extra')}>
         <Switch data-testid="agent-key-agents-only" />

@@ -1,6 +1,8 @@
 // Model agent form values ⇄ wire (reference §3.6): replacement pairs are edited as rows and sent as the
-// two index-paired arrays; the keys textarea is sent as distinct non-empty lines.
-import { splitKeys, type ModelAgent } from '@fastgate/core/entities/model-agent';
+// two index-paired arrays. Keys (issue 11): the bound ones arrive masked with their ids and are kept by
+// id (`key_ids`), so their secrets never round-trip; the textarea holds only keys to add.
+import { splitKeys, type AgentKey, type ModelAgent } from '@fastgate/core/entities/model-agent';
+import type { FormMode } from '../../components/ResourceForm';
 
 export interface ReplacePair {
   from: string;
@@ -18,7 +20,12 @@ export interface AgentValues {
   replace_pairs?: ReplacePair[];
   is_never_disable: boolean;
   lb_strategy: number;
+  /** Keys to add, one per line. */
   key?: string;
+  /** Bound keys to keep (update). */
+  key_ids?: string[];
+  /** The bound keys as detail gave them (masked); shown, never sent. */
+  bound_keys?: AgentKey[];
   is_agents_only: boolean;
   is_never_disable_key: boolean;
   fallback_models?: string[];
@@ -27,18 +34,21 @@ export interface AgentValues {
 }
 
 export function agentToValues(row: ModelAgent): Partial<AgentValues> {
+  const { keys, key: _masks, ...rest } = row;
   return {
-    ...row,
+    ...rest,
     replace_pairs: row.replace_models.map((from, i) => ({ from, to: row.target_models[i] ?? '' })),
-    key: row.key ?? '',
+    key: '',
+    key_ids: (keys ?? []).map((k) => k.id),
+    bound_keys: keys ?? [],
     is_agents_only: row.is_agents_only ?? true,
     is_never_disable_key: row.is_never_disable_key ?? false,
   };
 }
 
-export function agentToBody(v: AgentValues): object {
+export function agentToBody(v: AgentValues, mode: FormMode = 'create'): object {
   const pairs = (v.replace_pairs ?? []).map((p) => ({ from: (p.from ?? '').trim(), to: (p.to ?? '').trim() })).filter((p) => p.from || p.to);
-  const { replace_pairs: _pairs, ...rest } = v;
+  const { replace_pairs: _pairs, bound_keys: _bound, key_ids: keyIds, ...rest } = v;
   return {
     ...rest,
     name: v.name.trim(),
@@ -48,6 +58,7 @@ export function agentToBody(v: AgentValues): object {
     replace_models: pairs.map((p) => p.from),
     target_models: pairs.map((p) => p.to),
     key: splitKeys(v.key ?? '').join('\n'),
+    ...(mode === 'update' ? { key_ids: keyIds ?? [] } : {}),
     fallback_models: v.fallback_models ?? [],
     remark: v.remark ?? '',
   };

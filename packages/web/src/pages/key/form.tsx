@@ -1,5 +1,6 @@
 // Model key create and update (reference §3.4, `/key/*` with `type: 2`). Create takes many keys, one per
-// line, each becoming its own record with the same settings; update edits one record.
+// line, each becoming its own record with the same settings; update edits one record. Detail answers the
+// key masked (issue 11): update shows the mask and sends a key only when a new one is typed.
 // The route is open to every role (SPEC §2), but model keys are admin-only on the server: other roles
 // are pointed at their app keys instead of a form that can only fail.
 import { Alert, Button, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
@@ -22,6 +23,8 @@ import locale from './locale';
 interface Values {
   corp: string;
   key: string;
+  /** Update: the stored key's mask, shown only. */
+  key_mask?: string;
   models?: string[];
   model_agents?: string[];
   is_agents_only: boolean;
@@ -40,11 +43,15 @@ const oneKeyRule = {
   validator: (value: unknown, callback: (error?: string) => void) => callback(!value || KEY_LINE.test(String(value).trim()) ? undefined : tm('key.format')),
 };
 
+/** Detail → form: the key field starts empty ('' keeps the stored key); the mask is shown beside it. */
+const toValues = (row: ModelKey): Partial<Values> => ({ ...row, key: '', key_mask: row.key });
+
 function toBody(v: Values, mode: FormMode): object {
+  const { key_mask: _mask, ...rest } = v;
   return {
-    ...v,
+    ...rest,
     type: KeyType.Model,
-    key: mode === 'create' ? splitKeys(v.key).join('\n') : v.key.trim(),
+    key: mode === 'create' ? splitKeys(v.key).join('\n') : (v.key ?? '').trim(),
     models: v.models ?? [],
     model_agents: v.model_agents ?? [],
     quota: v.is_limit_quota ? (v.quota ?? 0) : 0,
@@ -87,6 +94,7 @@ export function KeyForm({ mode }: { mode: FormMode }) {
       labelSpan={5}
       alsoInvalidate={[MODEL_AGENT_PREFIX]}
       initialValues={{ weight: 1, is_agents_only: false, is_never_disable: false, is_limit_quota: false, quota: 0, status: Status.Normal, remark: '' }}
+      toValues={toValues}
       toBody={toBody}
     >
       <Form.Item label={t('key.corp')} field="corp" rules={[required(t('key.corp.required'))]}>
@@ -102,8 +110,12 @@ export function KeyForm({ mode }: { mode: FormMode }) {
           <Input.TextArea placeholder={t('key.keys.placeholder')} autoSize={{ minRows: 4, maxRows: 14 }} style={{ fontFamily: 'monospace' }} data-testid="key-keys" />
         </Form.Item>
       ) : (
-        <Form.Item label={t('key.key')} field="key" rules={[required(t('key.key.required')), oneKeyRule]} extra={t('key.key.update.extra')}>
-          <Input.Password visibilityToggle style={{ fontFamily: 'monospace' }} data-testid="key-key" />
+        <Form.Item shouldUpdate noStyle>
+          {(values: Partial<Values>) => (
+            <Form.Item label={t('key.key')} field="key" rules={[oneKeyRule]} extra={t('key.key.update.extra')}>
+              <Input.Password visibilityToggle placeholder={values.key_mask} style={{ fontFamily: 'monospace' }} data-testid="key-key" />
+            </Form.Item>
+          )}
         </Form.Item>
       )}
       <Form.Item label={t('key.models')} field="models" extra={t('key.models.extra')}>

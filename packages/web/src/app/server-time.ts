@@ -26,3 +26,9 @@ export function serverNow(at = new Date()): ReturnType<typeof dayjs> {
   const text = zone ? wallClock(zone, at) : undefined;
   return text ? dayjs(text.replace(' ', 'T')) : dayjs(at);
 }
+
+/** An epoch-ms time as the wire shows times: `YYYY-MM-DD HH:mm:ss` on the server's wall clock. */
+export function serverTimeText(ms: number): string {
+  const zone = useUserStore.getState().info?.time_zone;
+  return (zone && wallClock(zone, new Date(ms))) || dayjs(ms).format('YYYY-MM-DD HH:mm:ss');
+}

@@ -9,6 +9,7 @@ import { usePageLocale } from '../../../locale';
 import { diffLines, type DiffLine } from './diff';
 import locale from './locale';
 import { Actor, KindTag, type T } from './parts';
+import { serverTimeText } from '../../../app/server-time';
 
 const cell = (text: string | undefined, t: T, changed: boolean, side: 'before' | 'after') =>
   text === undefined ? (
@@ -28,7 +29,7 @@ const cell = (text: string | undefined, t: T, changed: boolean, side: 'before' |
   );
 
 function Diff({ log, t }: { log: AuditLogDetail; t: T }) {
-  const lines = useMemo(() => diffLines(log.before, log.after, log.changed), [log]);
+  const lines = useMemo(() => diffLines(log.before, log.after, log.changed, serverTimeText), [log]);
   const anyChanged = lines.some((l) => l.changed);
   const [onlyChanged, setOnlyChanged] = useState(anyChanged);
   if (!lines.length) return <Typography.Text type="secondary">{t('audit.detail.noValues')}</Typography.Text>;

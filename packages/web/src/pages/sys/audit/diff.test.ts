@@ -26,4 +26,13 @@ describe('audit diff', () => {
     // A create or a delete has one side: nothing is "changed", the empty side says what happened.
     expect(diffLines(null, { name: 'x' })).toEqual([{ path: 'name', before: undefined, after: 'x', changed: false }]);
   });
+
+  it('shows stored epoch times through the given clock, other numbers as they are', () => {
+    const time = (ms: number) => `t${ms}`;
+    const lines = diffLines({ updated_at: 1795494671621, quota: 1795494671621 }, { updated_at: 1795494672000, quota: 5 }, [], time);
+    expect(lines).toEqual([
+      { path: 'updated_at', before: 't1795494671621', after: 't1795494672000', changed: true },
+      { path: 'quota', before: '1795494671621', after: '5', changed: true },
+    ]);
+  });
 });

@@ -46,8 +46,11 @@ function judge(ctx: Ctx, row: { secret_key: string; installed_at: number }, use:
   return { state, payload: p, installed_at: Number(row.installed_at), usage: use, exceeded };
 }
 
-/** Console routes an admin can always reach: sign-in and session, menu, and the license screens. */
-const EXEMPT = [/^\/api\/v1\/auth\//, /^\/api\/v1\/user\/info$/, /^\/api\/user\/menu$/, /^\/api\/v1\/license\//, /^\/api\/v1\/sys\/license\//];
+/**
+ * Console routes an admin can always reach: sign-in and session, menu, the license screens, and
+ * two-factor enrolment (an admin who must enrol reaches nothing else: console/two-factor.ts).
+ */
+const EXEMPT = [/^\/api\/v1\/auth\//, /^\/api\/v1\/user\/info$/, /^\/api\/user\/menu$/, /^\/api\/v1\/license\//, /^\/api\/v1\/sys\/license\//, /^\/api\/v1\/user\/two-factor\//];
 
 /** Adds the code-9 check for admin sessions; register after the session hook. */
 export function registerLicenseGuard(app: FastifyInstance): void {

@@ -32,6 +32,12 @@ describe('redact', () => {
     expect(redact('[not json')).toBe('[not json');
   });
 
+  it('masks recovery codes like one-time codes', () => {
+    expect(redact({ code: 'k3f9q-7xw2m' })).toEqual({ code: MASK });
+    expect(redact({ code: 'K3F9Q7XW2M' })).toEqual({ code: MASK });
+    expect(redact({ code: 'azure-openai' })).toEqual({ code: 'azure-openai' });
+  });
+
   it('records uploaded bytes by their size (not walked index by index)', () => {
     expect(redact({ file: { filename: 'logo.png', data: Buffer.alloc(2 * 1024 * 1024) } })).toEqual({ file: { filename: 'logo.png', data: { bytes: 2 * 1024 * 1024 } } });
   });

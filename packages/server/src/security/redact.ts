@@ -23,11 +23,15 @@ export function isSecretName(name: string): boolean {
   return !SAFE_LAST.has(segments[segments.length - 1]!);
 }
 
+/** A two-factor recovery code as typed (auth/totp.ts: `k3f9q-7xw2m`, dash and case optional). */
+const RECOVERY_CODE = /^[a-z0-9]{5}[\s-]?[a-z0-9]{5}$/i;
+
 /**
- * A one-time code (a verification or TOTP code: `code`, `totp_code`): digits under a name ending in
+ * A one-time code (a verification, TOTP or recovery code: `code`, `totp_code`) under a name ending in
  * `code`. Codes that are names (a corp's `code`, "OpenAI") stay readable.
  */
-const isOneTimeCode = (name: string, value: unknown) => segmentsOf(name).pop() === 'code' && (typeof value === 'string' || typeof value === 'number') && /^\d{4,10}$/.test(String(value).trim());
+const isOneTimeCode = (name: string, value: unknown) =>
+  segmentsOf(name).pop() === 'code' && (typeof value === 'string' || typeof value === 'number') && (/^\d{4,10}$/.test(String(value).trim()) || RECOVERY_CODE.test(String(value).trim()));
 
 /** Keys (one per line, like an agent's `key` field) keep their list mask; other secrets are hidden whole. */
 function maskValue(name: string, value: unknown): unknown {

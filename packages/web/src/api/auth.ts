@@ -1,6 +1,7 @@
 // Sign-in, registration and verification codes (reference §4, §1.9).
 import type { Channel, EmailCodeAction, SmsCodeAction } from '@fastgate/core/constants';
 import type { LoginResult, OpenSysConfig } from '@fastgate/core/schemas/auth';
+import type { StepUpResult, TwoFactorChallenge } from '@fastgate/core/schemas/two-factor';
 import { get, post } from './http';
 import { API } from './paths';
 
@@ -22,7 +23,10 @@ export interface AccountBody {
 }
 
 export const authApi = {
-  login: (body: LoginBody) => post<LoginResult>(`${API}/auth/login`, { ...body, terminal: 'web', domain: domain() }),
+  /** A session, or (two-factor accounts) a ticket for `loginTotp`. */
+  login: (body: LoginBody) => post<LoginResult | TwoFactorChallenge>(`${API}/auth/login`, { ...body, terminal: 'web', domain: domain() }),
+  loginTotp: (ticket: string, code: string) => post<LoginResult>(`${API}/auth/login/totp`, { ticket, code, domain: domain() }),
+  stepUp: (code: string) => post<StepUpResult>(`${API}/auth/step-up`, { code }),
   logout: () => post<null>(`${API}/auth/logout`, {}, { silent: true }),
   register: (body: AccountBody) => post<null>(`${API}/auth/register`, { ...body, terminal: 'web', domain: domain() }),
   forget: (body: AccountBody) => post<null>(`${API}/auth/forget`, { ...body, terminal: 'web', domain: domain() }),

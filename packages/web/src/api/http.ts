@@ -3,16 +3,20 @@ import axios, { type AxiosError, type AxiosRequestConfig, type InternalAxiosRequ
 import { Message, Modal } from '@arco-design/web-react';
 import type { Envelope } from '@fastgate/core/api';
 import { ErrorCode, LICENSE_REDIRECT_MS, SESSION_TIMEOUT_CODES, TOAST_MS } from '@fastgate/core/constants';
+import { USER_CENTER } from '@fastgate/core/routes';
 import { STORAGE } from '../app/settings';
 import { loginPath, navigateTo, routePath } from '../app/navigation';
 import { currentLocale, i18n } from '../locale';
-import { logout } from '../app/session';
+import { loadUserInfo, logout } from '../app/session';
+import { askStepUp } from '../app/step-up';
 import { useUserStore } from '../stores/user';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
     /** No toast, modal or redirect: the caller handles failure (the guard's `/user/info`, logout). */
     silent?: boolean;
+    /** Sent again after a step-up (code 71): a second refusal is not asked again. */
+    steppedUp?: boolean;
   }
 }
 
@@ -69,8 +73,29 @@ function showSessionTimeout(): void {
   });
 }
 
+let setupModalOpen = false;
+/** Code 70: the role must use two-factor sign-in and this account has not set it up: to the security tab. */
+function showTwoFactorSetup(message: string): void {
+  if (setupModalOpen) return;
+  setupModalOpen = true;
+  void loadUserInfo(true).catch(() => undefined);
+  navigateTo(`${routePath(USER_CENTER)}?tab=security`);
+  Modal.warning({
+    title: i18n.t('http.twoFactorSetup.title'),
+    content: message,
+    okText: i18n.t('http.twoFactorSetup.ok'),
+    onOk: () => {
+      setupModalOpen = false;
+    },
+    onCancel: () => {
+      setupModalOpen = false;
+    },
+  });
+}
+
 function onEnvelopeError(body: Envelope, config: AxiosRequestConfig): void {
   if (config.silent) return;
+  if (body.code === ErrorCode.TwoFactorSetup) return showTwoFactorSetup(body.message);
   toast(body.message || i18n.t('http.unknownError'));
   if (SESSION_TIMEOUT_CODES.includes(body.code)) showSessionTimeout();
   if (body.code === ErrorCode.License && useUserStore.getState().role === 'admin') {
@@ -82,8 +107,24 @@ function isEnvelope(value: unknown): value is Envelope {
   return typeof value === 'object' && value !== null && typeof (value as Envelope).code === 'number';
 }
 
+/** The envelope of an error answered to a Blob request (exports), else undefined. */
+async function blobEnvelope(data: Blob): Promise<Envelope | undefined> {
+  if (!data.type.includes('json')) return undefined;
+  try {
+    const body = JSON.parse(await data.text()) as unknown;
+    return isEnvelope(body) ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 http.interceptors.response.use(
-  (response) => {
+  async (response) => {
+    // Code 71: ask a fresh code once, then send the same request again (exports' Blob answers too).
+    const step = response.data instanceof Blob ? await blobEnvelope(response.data) : (response.data as unknown);
+    if (isEnvelope(step) && step.code === ErrorCode.StepUp && !response.config.silent && !response.config.steppedUp) {
+      if (await askStepUp()) return http.request({ ...response.config, steppedUp: true });
+    }
     if (response.data instanceof Blob) return response;
     const body = response.data as unknown;
     if (isEnvelope(body) && body.code !== ErrorCode.OK) {

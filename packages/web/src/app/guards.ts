@@ -1,10 +1,11 @@
 // Navigation guards of SPEC §2, run as the loader of every screen route.
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { canOpen, firstOpenRoute } from '@fastgate/core/access';
-import type { RouteDef } from '@fastgate/core/routes';
+import { USER_CENTER, type RouteDef } from '@fastgate/core/routes';
 import { useSettingsStore } from '../stores/settings';
 import { useUserStore } from '../stores/user';
 import { hasPage, pages } from './pages';
+import { routePath } from './navigation';
 import { loginRedirectPath } from './routing';
 import { ensureServerMenu, SERVER_MENU_WHITELIST } from './server-menu';
 import { loadUserInfo, logout } from './session';
@@ -27,6 +28,8 @@ export async function checkAccess(route: RouteDef, url: URL): Promise<void> {
       throw redirect(loginRedirectPath(route.name, url.searchParams));
     }
   }
+  // Two-factor sign-in required and not set up yet: only the user center's security tab works (code 70).
+  if (useUserStore.getState().info?.two_factor_setup && route.name !== USER_CENTER) throw redirect(`${routePath(USER_CENTER)}?tab=security`);
   // Rule 3: the role lists of the route table.
   const role = useUserStore.getState().role;
   if (!canOpen(role, route)) {

@@ -5,7 +5,7 @@ import { IconEmail, IconLock, IconSafe, IconUser } from '@arco-design/web-react/
 import { useNavigate, useSearchParams } from 'react-router';
 import type { Channel } from '@fastgate/core/constants';
 import { emailField } from '@fastgate/core/schemas/fields';
-import type { LoginOptions } from '@fastgate/core/schemas/auth';
+import type { LoginOptions, LoginResult } from '@fastgate/core/schemas/auth';
 import { authApi } from '../../api/auth';
 import { afterLoginPath } from '../../app/routing';
 import { loadUserInfo } from '../../app/session';
@@ -14,6 +14,7 @@ import { required, zodRule } from '../../components/rules';
 import { usePageLocale } from '../../locale';
 import { useUserStore } from '../../stores/user';
 import locale from './locale';
+import { TwoFactorStep } from './TwoFactorStep';
 import styles from './login.module.css';
 
 type Method = 'account' | 'code';
@@ -38,11 +39,28 @@ export function LoginForm({ channel, options, onRegister, onForget, initialAccou
   const [form] = Form.useForm<Values>();
   const [chosen, setChosen] = useState<Method>('account');
   const [loading, setLoading] = useState(false);
+  /** Set when the account uses two-factor sign-in: the second step's ticket. */
+  const [ticket, setTicket] = useState<string>();
   const navigate = useNavigate();
   const [search] = useSearchParams();
 
   const methods: Method[] = [...(options.account_login ? ['account' as const] : []), ...(options.email_login ? ['code' as const] : [])];
   const method = methods.includes(chosen) ? chosen : methods[0];
+
+  /** The session is open: keep the token, load who it is, go where the login was asked from. */
+  const finish = async (result: LoginResult) => {
+    const store = useUserStore.getState();
+    store.setToken(result.token);
+    store.setRole(channel);
+    try {
+      await loadUserInfo();
+    } catch (err) {
+      store.setToken(null);
+      throw err;
+    }
+    Message.success(t('login.success'));
+    navigate(afterLoginPath(search), { replace: true });
+  };
 
   const submit = async (values: Values) => {
     setLoading(true);
@@ -53,11 +71,8 @@ export function LoginForm({ channel, options, onRegister, onForget, initialAccou
           ? { account: values.email ?? '', code: values.code, channel, method }
           : { account: values.account ?? '', password: values.password, channel, method: 'account' },
       );
-      store.setToken(result.token);
-      store.setRole(channel);
-      await loadUserInfo();
-      Message.success(t('login.success'));
-      navigate(afterLoginPath(search), { replace: true });
+      if ('two_factor' in result) setTicket(result.ticket);
+      else await finish(result);
     } catch {
       // SPEC §4: a failed login clears the token (errors are shown by the HTTP client).
       store.setToken(null);
@@ -72,6 +87,7 @@ export function LoginForm({ channel, options, onRegister, onForget, initialAccou
   };
 
   if (!method) return <p className={styles.note}>{t('login.noMethod')}</p>;
+  if (ticket) return <TwoFactorStep ticket={ticket} onDone={finish} onBack={() => setTicket(undefined)} />;
 
   return (
     <>

@@ -1,4 +1,4 @@
-// Security settings (SPEC §2, §5): password change, email binding and phone binding.
+// Security settings (SPEC §2, §5): password change, two-factor sign-in, email binding and phone binding.
 import { useState, type ReactNode } from 'react';
 import { Button, Form, Input, Message } from '@arco-design/web-react';
 import { emailField, phoneField, codeField, strongPasswordField } from '@fastgate/core/schemas/fields';
@@ -10,6 +10,8 @@ import { required, zodRule } from '../../../components/rules';
 import { tm, useGlobalLocale, usePageLocale } from '../../../locale';
 import { useUserStore } from '../../../stores/user';
 import locale from './locale';
+import { TwoFactor } from './TwoFactor';
+import { useSubmit } from './use-submit';
 import styles from './center.module.css';
 
 const layout = { labelCol: { span: 6 }, wrapperCol: { span: 18 } };
@@ -22,22 +24,6 @@ function Section({ title, desc, children, testId }: { title: string; desc: React
       <div className={styles.sectionForm}>{children}</div>
     </section>
   );
-}
-
-/** Runs a submit with a loading flag; errors are already shown by the HTTP client. */
-function useSubmit<T>(action: (values: T) => Promise<void>) {
-  const [loading, setLoading] = useState(false);
-  const run = async (values: T) => {
-    setLoading(true);
-    try {
-      await action(values);
-    } catch {
-      // Shown by the HTTP client.
-    } finally {
-      setLoading(false);
-    }
-  };
-  return { loading, run };
 }
 
 interface PasswordValues {
@@ -153,11 +139,20 @@ function BindForm({ kind }: { kind: 'email' | 'phone' }) {
 export function Security() {
   const t = usePageLocale(locale);
   const info = useUserStore((s) => s.info);
+  // Sent here to set up two-factor sign-in (code 70): that section comes first, and stays put once done.
+  const [twoFactorFirst] = useState(() => !!info?.two_factor_setup);
+  const twoFactor = (
+    <Section testId="security-two-factor" title={t('tfa.title')} desc={t('tfa.desc')}>
+      <TwoFactor />
+    </Section>
+  );
   return (
     <div>
+      {twoFactorFirst && twoFactor}
       <Section testId="security-password" title={t('security.password.title')} desc={t('security.password.desc')}>
         <PasswordForm />
       </Section>
+      {!twoFactorFirst && twoFactor}
       <Section testId="security-email" title={t('security.email.title')} desc={`${t('security.current')}: ${info?.email || t('center.unbound')}`}>
         <BindForm kind="email" />
       </Section>

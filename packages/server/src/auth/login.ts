@@ -3,7 +3,8 @@
 // account get the same answer in the same time, so sign-in tells an attacker nothing about accounts.
 import type { LoginInput } from '@fastgate/core/schemas/auth';
 import type { Ctx } from '../context';
-import type { UserRow } from '../db/schema';
+import type { Database, UserRow } from '../db/schema';
+import type { ExpressionBuilder } from 'kysely';
 import { AppError, businessError } from '../http/errors';
 import { ErrorCode } from '@fastgate/core/constants';
 import { DUMMY_HASH, verifyPassword } from '../security/password';
@@ -61,19 +62,33 @@ export async function startSession(ctx: Ctx, user: UserRow, meta: LoginMeta) {
 /**
  * Takes one of the account's attempts before a secret is checked: a conditional increment, so N
  * parallel guesses cannot all be evaluated against one stale count. False when the account is locked
- * or its remaining attempts are all in flight.
+ * or its remaining attempts are all in flight; a count left at the limit without a lock (attempts a
+ * crash never settled) becomes the lock, so an account can never be stuck refusing everything.
  */
 export async function takeAttempt(ctx: Ctx, userId: number): Promise<boolean> {
   const now = Date.now();
+  const notLocked = (eb: ExpressionBuilder<Database, 'users'>) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
   const row = await ctx.db
     .updateTable('users')
     .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
     .where('user_id', '=', userId)
     .where('failed_logins', '<', MAX_FAILED_LOGINS)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .where(notLocked)
     .returning('failed_logins')
     .executeTakeFirst();
-  return !!row;
+  if (row) return true;
+  await ctx.db.updateTable('users').set({ failed_logins: 0, locked_until: now + LOCK_MS }).where('user_id', '=', userId).where('failed_logins', '>=', MAX_FAILED_LOGINS).where(notLocked).execute();
+  return false;
+}
+
+/** A right secret gives its attempt back (the count keeps earlier failures, e.g. until a second factor is also right). */
+export async function releaseAttempt(ctx: Ctx, userId: number): Promise<void> {
+  await ctx.db
+    .updateTable('users')
+    .set((eb) => ({ failed_logins: eb('failed_logins', '-', 1) }))
+    .where('user_id', '=', userId)
+    .where('failed_logins', '>', 0)
+    .execute();
 }
 
 /** A failed check after takeAttempt: the attempt that used the last one locks the account. */
@@ -98,6 +113,8 @@ async function loginByPassword(ctx: Ctx, input: LoginInput, enabled: boolean): P
     await failAttempt(ctx, user.user_id);
     throw businessError('auth.bad_credentials');
   }
+  // Not cleared yet: with two-factor on, the earlier failures still count until the code is right too.
+  await releaseAttempt(ctx, user.user_id);
   return user;
 }
 

@@ -4,6 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { api, createReseller, loginAsAdmin, mailCount, mailedCode, shot, toast } from '../helpers';
 import { E2E_ADMIN_PASSWORD } from '../env';
+import { consoleCall as scriptCall } from '../world';
 
 // A 1x1 PNG.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000000000200015e2b4f0a0000000049454e44ae426082', 'hex');
@@ -66,8 +67,9 @@ test('a reseller signs in and creates a site config for its domain', async ({ pa
   const pending = await api<{ title: string }>('/open/site/config', { domain });
   expect(pending.data.title).not.toBe('Reseller Brand');
   const admin = await api<{ token: string }>('/auth/login', { account: 'admin', password: E2E_ADMIN_PASSWORD, channel: 'admin', method: 'account' });
-  const id = (await api<{ items: { id: string; domain: string }[] }>('/sys/site/page', { domain }, admin.data.token)).data.items[0]!.id;
-  expect((await api('/sys/site/change/approval', { id, approved: 1 }, admin.data.token)).code).toBe(0);
+  // A script's signed-in calls carry the XSRF pair (world.ts).
+  const id = (await scriptCall<{ items: { id: string; domain: string }[] }>('/sys/site/page', { domain }, admin.data.token)).data.items[0]!.id;
+  expect((await scriptCall('/sys/site/change/approval', { id, approved: 1 }, admin.data.token)).code).toBe(0);
   await page.reload();
   await expect(row(page, domain)).toContainText('已通过');
 

@@ -17,12 +17,22 @@ export class JsonTooDeepError extends Error {
 
 /** Whether a parsed value nests deeper than `max` (iterative: the check itself cannot overflow). */
 export function deeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
+  if (value === null || typeof value !== 'object') return false;
+  // Two plain stacks (objects, their depths): no allocation per node on the gateway's hot path.
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
     if (depth > max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    // for…in walks array indexes and own keys alike (parsed JSON has nothing inherited to enumerate).
+    for (const key in node) {
+      const child = (node as Record<string, unknown>)[key];
+      if (child !== null && typeof child === 'object') {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
   }
   return false;
 }

@@ -246,6 +246,30 @@ describe.each(dialects)('two-factor sign-in and step-up on %s', (dialect) => {
     }
   });
 
+  it("resets a managed account's two-factor for its admin or reseller only, after step-up", async () => {
+    const owner = await enrolled('reseller', 'reset-owner');
+    owner.token = (await secondStep(await firstStep('reseller', 'reset-owner'), owner.recovery[0]!)).body.data.token;
+    const lost = await enrolled('user', 'reset-lost@example.com', { rid: owner.userId });
+    const stranger = await enrolled('user', 'reset-stranger@example.com');
+    const idOf = async (userId: number) => (await rawDb(server).selectFrom('users').select('id').where('user_id', '=', userId).executeTakeFirstOrThrow()).id;
+    const reset = (c: Client, id: string) => c.post('/api/v1/admin/user/two-factor/reset', { id });
+
+    expect((await reset(owner, await idOf(lost.userId))).body.code).toBe(ErrorCode.StepUp);
+    expect((await owner.post('/api/v1/auth/step-up', { code: await owner.auth.next() })).body.code).toBe(0);
+    // Another reseller's (here: the platform's) user is out of reach.
+    expect((await reset(owner, await idOf(stranger.userId))).body.code).toBe(50);
+    expect((await reset(lost, await idOf(lost.userId))).status).toBe(401);
+    expect((await reset(owner, await idOf(lost.userId))).body.code).toBe(0);
+    // Off, its sessions ended; signs in with the password alone and may enrol again.
+    expect((await lost.get('/api/v1/user/info')).status).toBe(401);
+    const again = await new Client(server.url).post('/api/v1/auth/login', { account: lost.account, password: PASSWORD, channel: 'user' });
+    expect(again.body.data.token).toBeTruthy();
+    expect((await reset(owner, await idOf(lost.userId))).body.message).toBe('两步验证未开启');
+    // The one reset that happened is in the audit log (refusals write nothing).
+    const audits = await rawDb(server).selectFrom('audit_logs').select(['user_id', 'record_ids']).where('action', '=', '/api/v1/admin/user/two-factor/reset').execute();
+    expect(audits).toEqual([{ user_id: owner.userId, record_ids: JSON.stringify([await idOf(lost.userId)]) }]);
+  }, 70_000);
+
   it('asks a fresh code before every protected action, and takes it once', async () => {
     const a = await enrolled('admin', 'stepup-a');
     // Sign in with a recovery code, so the TOTP codes are left for step-up.

@@ -17,6 +17,7 @@ import { idsOf, requireKnown, requireRows } from '../catalogue/links';
 import { applyMovement, moveQuota, publishUsers, requireFuture, sendRechargeNotice, type Movement } from '../billing/deals';
 import { dropCachedSessions, revokeUserSessions } from '../auth/sessions';
 import { requireStepUp } from '../auth/step-up';
+import { removeTwoFactor, twoFactorEnabled } from '../auth/two-factor';
 import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
 import { callerOf, contains, resource, type Caller } from '../http/crud';
@@ -404,6 +405,16 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     const target = await byUserId(c, input.user_id);
     const expiresAt = input.quota_expires_at ? expiry(input.quota_expires_at, true) : undefined;
     await runMoves(c, [movement(c, target, input.quota, input.quota_type, expiresAt, input.remark)], input.is_send_notice);
+  });
+
+  // For an account that lost its authenticator and its recovery codes: two-factor off, sessions ended;
+  // the owner enrols again. Changes another account's sign-in, so a fresh second factor first.
+  post(app, `${prefix}/two-factor/reset`, { schema: idSchema, roles }, async (input, request) => {
+    await requireStepUp(request);
+    const [row] = (await res.visible(callerOf(request), [input.id])) as UserRow[];
+    if (!(await twoFactorEnabled(ctx, row!.user_id))) throw businessError('two_factor.not_enabled');
+    await removeTwoFactor(ctx, row!.user_id);
+    await revokeUserSessions(ctx, row!.user_id);
   });
 
   post(app, `${prefix}/permissions`, { schema: permissionsSchema, roles }, async (input, request) => {

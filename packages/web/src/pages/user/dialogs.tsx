@@ -1,5 +1,6 @@
 // The row dialogs of the user and reseller lists: recharge (recharge / deduct / gift with a new
-// expiry), permissions (granted groups and models) and delete with the purge choices (reference §3.1).
+// expiry), permissions (granted groups and models), delete with the purge choices (reference §3.1) and
+// the reset of a lost two-factor authenticator.
 import { useEffect, useState } from 'react';
 import { Alert, Checkbox, DatePicker, Form, Message, Modal, Radio, Switch, Typography } from '@arco-design/web-react';
 import { GROUP_PREFIX } from '@fastgate/core/entities/group';
@@ -123,6 +124,22 @@ export function DeleteDialog({ prefix, row, onClose, t, kind }: DialogProps & { 
           </Checkbox>
         ))}
       </Checkbox.Group>
+    </Modal>
+  );
+}
+
+/** Two-factor off for an account that lost its authenticator and recovery codes; its sessions end. */
+export function TwoFactorResetDialog({ prefix, row, onClose, t }: DialogProps) {
+  const { g } = useGlobalLocale();
+  const reset = useVerb(prefix, 'two-factor/reset');
+  const ok = async () => {
+    await reset.mutateAsync({ id: row!.id });
+    Message.success(g('common.success'));
+    onClose();
+  };
+  return (
+    <Modal title={row ? t('user.twoFactorReset.title', { name: row.name }) : ''} visible={!!row} onOk={ok} onCancel={onClose} confirmLoading={reset.isPending} okButtonProps={{ status: 'warning' }} unmountOnExit data-testid="two-factor-reset-dialog">
+      <Typography.Paragraph>{t('user.twoFactorReset.content')}</Typography.Paragraph>
     </Modal>
   );
 }

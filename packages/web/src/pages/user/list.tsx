@@ -1,5 +1,5 @@
 // User list (admin, reseller: its own users) and, with kind="reseller", the reseller list (admin):
-// the resource table plus recharge, permissions and a delete that asks what else to purge.
+// the resource table plus recharge, permissions, a two-factor reset and a delete that asks what else to purge.
 import { useMemo, useState } from 'react';
 import { RESELLER_PREFIX, USER_PREFIX, type ManagedUser } from '@fastgate/core/entities/user';
 import { ResourceTable } from '../../components/ResourceTable';
@@ -7,7 +7,7 @@ import { useResourcePage } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { useUserStore } from '../../stores/user';
 import { accountColumns, accountFilters, type Kind } from './columns';
-import { DeleteDialog, PermissionsDialog, RechargeDialog } from './dialogs';
+import { DeleteDialog, PermissionsDialog, RechargeDialog, TwoFactorResetDialog } from './dialogs';
 import locale from './locale';
 
 export function AccountList({ kind }: { kind: Kind }) {
@@ -22,6 +22,7 @@ export function AccountList({ kind }: { kind: Kind }) {
   const [recharge, setRecharge] = useState<ManagedUser>();
   const [permissions, setPermissions] = useState<ManagedUser>();
   const [removing, setRemoving] = useState<ManagedUser>();
+  const [resetting, setResetting] = useState<ManagedUser>();
   const routes = kind === 'user' ? { create: 'user.create', update: 'user.update', detail: 'user.detail' } : { create: 'sys.reseller.create', update: 'sys.reseller.update', detail: 'sys.reseller.detail' };
   return (
     <>
@@ -35,12 +36,14 @@ export function AccountList({ kind }: { kind: Kind }) {
         rowActions={[
           { key: 'recharge', label: t('user.recharge'), onClick: setRecharge },
           { key: 'permissions', label: t('user.permissions'), onClick: setPermissions },
+          { key: 'two-factor-reset', label: t('user.twoFactorReset'), onClick: setResetting },
           { key: 'delete', label: g('resource.delete'), onClick: setRemoving, status: 'danger' },
         ]}
       />
       <RechargeDialog prefix={prefix} row={recharge} onClose={() => setRecharge(undefined)} t={t} />
       <PermissionsDialog prefix={prefix} row={permissions} onClose={() => setPermissions(undefined)} t={t} />
       <DeleteDialog prefix={prefix} row={removing} onClose={() => setRemoving(undefined)} t={t} kind={kind} />
+      <TwoFactorResetDialog prefix={prefix} row={resetting} onClose={() => setResetting(undefined)} t={t} />
     </>
   );
 }

@@ -48,6 +48,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     // While shutting down, a request that still arrives on an open connection is served (and the
     // connection closed after it) rather than refused with 503: a balancer would not retry a POST.
     return503OnClosing: false,
+    // `/v1/chat/completions/` is `/v1/chat/completions`: clients that build URLs by joining a base URL
+    // with a slash send these, and OpenAI answers them. Router-wide (Fastify has no per-scope switch),
+    // so the console API tolerates them too; the not-found handlers still own every unknown path.
+    routerOptions: { ignoreTrailingSlash: true },
   });
 
   const { db, dialect } = createDb(config);

@@ -28,7 +28,7 @@ export const invalidRequest = (message: string, code = 'invalid_request') => new
 
 export function sendGatewayError(reply: FastifyReply, error: GatewayError, traceId?: string) {
   if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
-  if (traceId) reply.header('x-trace-id', traceId);
+  if (traceId) reply.header('x-trace-id', traceId).header('x-request-id', traceId);
   return reply.status(error.status).send({ error: { message: error.message, type: error.type, code: error.code, param: null } });
 }
 

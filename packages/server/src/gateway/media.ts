@@ -57,7 +57,10 @@ async function imageAttempt(gw: Gateway, ctx: AttemptContext, body: Body): Promi
 export function imageGenerations(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
   const body = parseJsonBody(request.body);
   if (typeof body.prompt !== 'string' || !body.prompt) throw invalidRequest("'prompt' must be a non-empty string.", 'invalid_type');
-  expectTypes(body, { n: 'number', size: 'string', quality: 'string', response_format: 'string', style: 'string' });
+  expectTypes(body, { n: 'number', size: 'string', quality: 'string', response_format: 'string', style: 'string', stream: 'boolean' });
+  // Refused before any upstream call: the attempt reads one JSON answer (images counted, usage priced), so
+  // an SSE answer would be an unreadable body, a 502 and a retry that generates the image again.
+  if (body.stream === true) throw invalidRequest("Streaming image generation is not supported: leave out 'stream' (or set it to false).", 'unsupported_parameter');
   const input = { n: num(body.n) || undefined, size: text(body.size), quality: text(body.quality), prompt: body.prompt };
   return runCall(gw, request, reply, {
     endpoint: 'images',

@@ -1,10 +1,20 @@
-// GET /v1/models: only what this key may call (its app's and key's allow-lists included).
+// GET /v1/models and GET /v1/models/{id}: only what this key may call (its app's and key's allow-lists
+// included). One answer for both, so a model the list hides is a 404 here, never a way to probe.
 import type { FastifyRequest } from 'fastify';
 import { usableGroups, usableModels } from '../catalogue/access';
 import { admit } from './admit';
+import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 
-export function listModels(gw: Gateway, request: FastifyRequest) {
+/** OpenAI's Model object. */
+interface ModelObject {
+  id: string;
+  object: 'model';
+  created: number;
+  owned_by: string;
+}
+
+function modelsOf(gw: Gateway, request: FastifyRequest): ModelObject[] {
   const { snapshot } = gw;
   const caller = admit(snapshot, request);
   const groups = usableGroups(caller.user, [...snapshot.groups.values()], Date.now(), caller.vip);
@@ -13,8 +23,19 @@ export function listModels(gw: Gateway, request: FastifyRequest) {
   const usable = usableModels(caller.user, bound ? groups.filter((g) => g.id === bound) : groups, [...snapshot.models.values()]).filter(
     ({ model, group }) => (!bound || group) && (!allow.length || allow.includes(model.id)),
   );
-  return {
-    object: 'list',
-    data: usable.map(({ model }) => ({ id: model.name, object: 'model', created: Math.floor(model.created_at / 1000), owned_by: snapshot.corps.get(model.corp)?.name ?? 'system' })),
-  };
+  return usable.map(({ model }) => ({ id: model.name, object: 'model', created: Math.floor(model.created_at / 1000), owned_by: snapshot.corps.get(model.corp)?.name ?? 'system' }));
+}
+
+export function listModels(gw: Gateway, request: FastifyRequest) {
+  return { object: 'list', data: modelsOf(gw, request) };
+}
+
+/** The route is a wildcard: catalogue names may hold slashes (`org/model`), which the SDKs send encoded
+ *  and the router decodes. */
+export function retrieveModel(gw: Gateway, request: FastifyRequest): ModelObject {
+  const id = (request.params as { '*': string })['*'];
+  const found = modelsOf(gw, request).find((m) => m.id === id);
+  // OpenAI's own answer for an unknown or forbidden model: 404, invalid_request_error, model_not_found.
+  if (!found) throw new GatewayError(404, 'model_not_found', `The model \`${id.slice(0, 200)}\` does not exist or you do not have access to it.`, 'invalid_request_error');
+  return found;
 }

@@ -62,7 +62,9 @@ export class SseOut {
     if (this.started) return;
     this.started = true;
     this.ctx.reply.hijack();
-    this.ctx.reply.raw.writeHead(200, { ...SSE_HEADERS, 'x-trace-id': this.ctx.plan.traceId });
+    // A hijacked reply loses the headers set through Fastify (ops/observe.ts), so the ids go again.
+    const id = this.ctx.plan.traceId;
+    this.ctx.reply.raw.writeHead(200, { ...SSE_HEADERS, 'x-trace-id': id, 'x-request-id': id });
   }
 
   async write(text: string): Promise<void> {

@@ -1,7 +1,8 @@
-// One root hook per request: the id header (x-trace-id on the gateway, x-request-id on the console),
-// in-flight and latency metrics, and one access-log line when the answer ends. It listens for the raw
-// response's `close`, so hijacked SSE streams are measured to their last byte, and a client that left
-// before the end counts as 499.
+// One root hook per request: the id headers (on the gateway x-trace-id and x-request-id, both the trace
+// id, since the OpenAI SDKs read x-request-id into `_request_id`; x-request-id on the console), in-flight
+// and latency metrics, and one access-log line when the answer ends. It listens for the raw response's
+// `close`, so hijacked SSE streams are measured to their last byte, and a client that left before the
+// end counts as 499.
 import type { FastifyInstance } from 'fastify';
 import { pathOf } from './logging';
 import { faceOf, type Metrics } from './metrics';
@@ -10,7 +11,7 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onRequest', (request, reply, done) => {
     const face = faceOf(request.url);
     const started = performance.now();
-    if (face === 'gateway') reply.header('x-trace-id', request.id);
+    if (face === 'gateway') reply.header('x-trace-id', request.id).header('x-request-id', request.id);
     else if (face === 'console') reply.header('x-request-id', request.id);
     metrics.requestStarted(face);
     reply.raw.once('close', () => {

@@ -1,5 +1,6 @@
 // Narrowing helpers for upstream JSON: bodies arrive as `unknown` and are read defensively, because a
 // compatible host (or a proxy in front of one) may leave out any field the real API documents.
+import { randomUUID } from 'node:crypto';
 
 export type Json = Record<string, unknown>;
 
@@ -54,3 +55,10 @@ export function parseDataUrl(url: string): { mediaType: string; data: string } |
 }
 
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * A random id with OpenAI's prefixes (`chatcmpl-`, `call_`) for answers whose upstream gave none: unique
+ * per answer, as clients key caches, tool results and traces on them. randomUUID draws from a pooled
+ * entropy buffer, so this costs one small string.
+ */
+export const randomId = (prefix: string): string => prefix + randomUUID().replaceAll('-', '');

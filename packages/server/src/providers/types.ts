@@ -49,8 +49,10 @@ export interface ChatRequest {
 
 export interface ChatChoice {
   index: number;
-  message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning_content?: string };
+  /** `refusal` and `logprobs` are required (nullable) by OpenAI's schema; the OpenAI writer fills them. */
+  message: { role: 'assistant'; content: string | null; refusal?: string | null; tool_calls?: ToolCall[]; reasoning_content?: string };
   finish_reason: string | null;
+  logprobs?: unknown;
 }
 
 export interface ChatResponse {
@@ -72,6 +74,7 @@ export interface ChatChunk {
     index: number;
     delta: { role?: 'assistant'; content?: string | null; tool_calls?: (Partial<ToolCall> & { index: number })[]; reasoning_content?: string };
     finish_reason: string | null;
+    logprobs?: unknown;
   }[];
   usage?: Usage | null;
   [extra: string]: unknown;

@@ -6,6 +6,8 @@ import callResponse from './fixtures/response-function-call.json';
 import textResponse from './fixtures/response-text.json';
 import { geminiAdapter } from './index';
 
+const CALL_ID = /^call_[0-9a-f]{32}$/;
+
 const target: UpstreamTarget = { baseUrl: 'https://generativelanguage.googleapis.com', path: '', key: 'AIza-test', model: 'gemini-2.0-flash' };
 
 const conversation: ChatRequest = {
@@ -82,13 +84,25 @@ describe('Gemini answer → OpenAI chat response', () => {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: 'call_0_0', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } },
-          { id: 'call_0_1', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+          { id: expect.stringMatching(CALL_ID), type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } },
+          { id: expect.stringMatching(CALL_ID), type: 'function', function: { name: 'get_time', arguments: '{}' } },
         ],
       },
       finish_reason: 'tool_calls',
     });
     expect(usage).toEqual({ prompt_tokens: 70, completion_tokens: 12, total_tokens: 82 });
+  });
+
+  it('gives calls and answers without Gemini ids random ids, unique per call and per answer', () => {
+    const ids = [fromGeminiResponse(callResponse), fromGeminiResponse(callResponse)].flatMap(({ body }) => body.choices[0]!.message.tool_calls!.map((c) => c.id));
+    expect(new Set(ids).size).toBe(4);
+    const bare = { candidates: textResponse.candidates };
+    const [a, b] = [fromGeminiResponse(bare, 1700000000).body.id, fromGeminiResponse(bare, 1700000000).body.id];
+    expect(a).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
+    expect(b).not.toBe(a);
+    // An id Gemini gave is kept (the function call's own id, the answer's responseId).
+    const withId = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { id: 'fc-1', name: 'f', args: {} } }] }, finishReason: 'STOP' }] };
+    expect(fromGeminiResponse(withId).body.choices[0]!.message.tool_calls![0]!.id).toBe('fc-1');
   });
 
   it.each([

@@ -1,5 +1,5 @@
 // OpenAI chat ⇄ Gemini generateContent (the non-stream half; stream.ts reads the SSE answers).
-import { asArray, asRecord, contentText, isRecord, nowSeconds, num, parseArguments, parseDataUrl, str, tryParse } from '../shape';
+import { asArray, asRecord, contentText, isRecord, nowSeconds, num, parseArguments, parseDataUrl, randomId, str, tryParse } from '../shape';
 import type { ChatChoice, ChatMessage, ChatRequest, ChatResponse, ContentPart, ToolCall, Usage } from '../types';
 import type { GeminiContent, GeminiPart, GeminiRequest } from './wire';
 
@@ -127,8 +127,8 @@ export function geminiUsage(meta: unknown): Usage | undefined {
   return usage;
 }
 
-/** One candidate's parts → text, thoughts and tool calls. `firstCall` numbers calls across a stream. */
-export function readParts(parts: unknown, candidate: number, firstCall = 0): { text: string; reasoning: string; calls: ToolCall[] } {
+/** One candidate's parts → text, thoughts and tool calls. */
+export function readParts(parts: unknown): { text: string; reasoning: string; calls: ToolCall[] } {
   let text = '';
   let reasoning = '';
   const calls: ToolCall[] = [];
@@ -138,8 +138,10 @@ export function readParts(parts: unknown, candidate: number, firstCall = 0): { t
       else text += p.text;
     } else if (isRecord(p.functionCall)) {
       const fc = p.functionCall;
-      // Gemini ids are optional; ours only need to be unique within one answer (see toolName above).
-      const id = str(fc.id) ?? `call_${candidate}_${firstCall + calls.length}`;
+      // Gemini ids are optional. Ours are random, like OpenAI's: a counter would give every turn the same
+      // `call_0_0`, and clients that key tool results by id would mix turns up (toolName above needs
+      // only uniqueness within the conversation).
+      const id = str(fc.id) ?? randomId('call_');
       calls.push({ id, type: 'function', function: { name: str(fc.name) ?? '', arguments: JSON.stringify(fc.args ?? {}) } });
     }
   }
@@ -152,7 +154,7 @@ export function fromGeminiResponse(json: unknown, created = nowSeconds()): { bod
     .filter(isRecord)
     .map((c, i) => {
       const index = typeof c.index === 'number' ? c.index : i;
-      const { text, reasoning, calls } = readParts(asRecord(c.content).parts, index);
+      const { text, reasoning, calls } = readParts(asRecord(c.content).parts);
       const message: ChatChoice['message'] = { role: 'assistant', content: calls.length && !text ? null : text };
       if (calls.length) message.tool_calls = calls;
       if (reasoning) message.reasoning_content = reasoning;
@@ -161,7 +163,8 @@ export function fromGeminiResponse(json: unknown, created = nowSeconds()): { bod
   // A prompt blocked by safety filters has no candidates, only promptFeedback.blockReason.
   if (choices.length === 0) choices.push({ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter' });
   const usage = geminiUsage(json.usageMetadata);
-  const body: ChatResponse = { id: str(json.responseId) ?? `chatcmpl-gemini-${created}`, object: 'chat.completion', created, model: str(json.modelVersion) ?? '', choices };
+  // Gemini's responseId is unique per answer; without one, a random id (never the time: not unique).
+  const body: ChatResponse = { id: str(json.responseId) ?? randomId('chatcmpl-'), object: 'chat.completion', created, model: str(json.modelVersion) ?? '', choices };
   if (usage) body.usage = usage;
   return { body, usage };
 }

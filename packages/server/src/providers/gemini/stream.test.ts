@@ -27,10 +27,22 @@ describe('Gemini SSE → OpenAI chunks', () => {
     const chunks = run(callEvents).flatMap((s) => s.chunks);
     const calls = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
     expect(calls).toEqual([
-      { index: 0, id: 'call_0_0', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } },
-      { index: 1, id: 'call_0_1', type: 'function', function: { name: 'get_time', arguments: '{}' } },
+      { index: 0, id: expect.stringMatching(/^call_[0-9a-f]{32}$/), type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } },
+      { index: 1, id: expect.stringMatching(/^call_[0-9a-f]{32}$/), type: 'function', function: { name: 'get_time', arguments: '{}' } },
     ]);
     expect(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0]?.finish_reason).toBe('tool_calls');
+    // Another turn's calls never reuse an id (a counter would say call_0_0 again).
+    const again = run(callEvents).flatMap((s) => s.chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []));
+    expect(new Set([...calls, ...again].map((c) => c.id)).size).toBe(4);
+  });
+
+  it('gives a stream without a responseId one random id for all its chunks', () => {
+    const bare = textEvents.map((e) => JSON.stringify({ ...(JSON.parse(e) as Record<string, unknown>), responseId: undefined }));
+    const ids = (events: string[]) => new Set(run(events).flatMap((s) => s.chunks.map((c) => c.id)));
+    const [first, second] = [ids(bare), ids(bare)];
+    expect(first.size).toBe(1);
+    expect([...first][0]).toMatch(/^chatcmpl-[0-9a-f]{32}$/);
+    expect([...second][0]).not.toBe([...first][0]);
   });
 
   it('reports an error event and ignores junk', () => {

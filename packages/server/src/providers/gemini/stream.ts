@@ -1,7 +1,7 @@
 // Gemini `streamGenerateContent?alt=sse` → OpenAI chunks. Each event is a whole GenerateContentResponse
 // holding the next piece of each candidate; usageMetadata is cumulative. The state keeps the id, the role
 // announcement and the tool-call numbering per candidate across events.
-import { asArray, asRecord, isRecord, nowSeconds, str, tryParse } from '../shape';
+import { asArray, asRecord, isRecord, nowSeconds, randomId, str, tryParse } from '../shape';
 import type { ChatChunk, StreamEvent, StreamStep } from '../types';
 import { mapGeminiError } from './api';
 import { geminiFinish, geminiUsage, readParts } from './chat';
@@ -27,7 +27,8 @@ export function parseGeminiStreamEvent(event: StreamEvent, state: GeminiStreamSt
     const status = typeof json.error.code === 'number' ? json.error.code : 500;
     return { chunks: [], error: mapGeminiError(status, event.data) };
   }
-  state.id ||= str(json.responseId) ?? `chatcmpl-gemini-${state.created}`;
+  // One id for the whole stream: Gemini's responseId, else a random one (chat.ts says why).
+  state.id ||= str(json.responseId) ?? randomId('chatcmpl-');
   state.model = str(json.modelVersion) ?? state.model;
   const base = { id: state.id, object: 'chat.completion.chunk' as const, created: state.created, model: state.model };
   const chunks: ChatChunk[] = [];
@@ -36,7 +37,7 @@ export function parseGeminiStreamEvent(event: StreamEvent, state: GeminiStreamSt
   candidates.forEach((c, i) => {
     const index = typeof c.index === 'number' ? c.index : i;
     const first = state.calls.get(index) ?? 0;
-    const { text, reasoning, calls } = readParts(asRecord(c.content).parts, index, first);
+    const { text, reasoning, calls } = readParts(asRecord(c.content).parts);
     state.calls.set(index, first + calls.length);
     const delta: ChatChunk['choices'][number]['delta'] = {};
     if (!state.started.has(index)) {

@@ -17,12 +17,24 @@ export function anthropicError(res: ServerResponse, status: number, message: str
   sendJson(res, status, { type: 'error', error: { type, message } });
 }
 
+type Turn = { role: string; content: unknown };
+
+const turns = (body: Record<string, any>): Turn[] => (Array.isArray(body.messages) ? body.messages : []);
+
+/** What the mock counts as input: the system prompt and every turn's text. */
+function inputTokens(body: Record<string, any>): number {
+  return countTokens([text(body.system), ...turns(body).map((m) => text(m.content))].filter(Boolean).join('\n'));
+}
+
+/** POST /v1/messages/count_tokens: the input_tokens a message with this body would report. */
+export function countMessageTokens(res: ServerResponse, body: Record<string, any>): void {
+  sendJson(res, 200, { input_tokens: inputTokens(body) });
+}
+
 export async function messages(res: ServerResponse, body: Record<string, any>, fault: Fault): Promise<void> {
   const model = String(body.model ?? 'mock');
-  const msgs: { role: string; content: unknown }[] = Array.isArray(body.messages) ? body.messages : [];
-  const prompt = [text(body.system), ...msgs.map((m) => text(m.content))].filter(Boolean).join('\n');
-  const answer = answerFor(model, text(msgs.at(-1)?.content));
-  const usage = { input_tokens: countTokens(prompt), output_tokens: countTokens(answer) };
+  const answer = answerFor(model, text(turns(body).at(-1)?.content));
+  const usage = { input_tokens: inputTokens(body), output_tokens: countTokens(answer) };
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   if (!body.stream) {
     sendJson(res, 200, { id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: answer }], stop_reason: 'end_turn', stop_sequence: null, usage });

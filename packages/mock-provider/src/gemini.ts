@@ -25,8 +25,10 @@ export async function generateContent(res: ServerResponse, model: string, body: 
   }
   startSse(res);
   const parts = pieces(answer, fault.chunks);
+  // Like Gemini, every event carries usageMetadata: the prompt's count at once, the answer's at the end.
+  const soFar = { promptTokenCount: usageMetadata.promptTokenCount, totalTokenCount: usageMetadata.promptTokenCount };
   const done = await streamPieces(res, parts, fault, (part, i) =>
-    sseData(res, i === parts.length - 1 ? { candidates: [candidate(part, 'STOP')], usageMetadata, modelVersion: model } : { candidates: [candidate(part)], modelVersion: model }),
+    sseData(res, i === parts.length - 1 ? { candidates: [candidate(part, 'STOP')], usageMetadata, modelVersion: model } : { candidates: [candidate(part)], usageMetadata: soFar, modelVersion: model }),
   );
   if (done) res.end();
 }

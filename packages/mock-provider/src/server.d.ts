@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { FaultBook } from './faults';
 export interface RecordedRequest {
     method: string;
@@ -5,6 +6,7 @@ export interface RecordedRequest {
     key: string;
     model: string;
     body: unknown;
+    headers: IncomingHttpHeaders;
     at: number;
 }
 export interface MockProvider {

@@ -1,7 +1,7 @@
 // The mock upstream: routes requests of the three families, applies faults, records what it saw.
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { anthropicError, messages } from './anthropic';
+import { anthropicError, countMessageTokens, messages } from './anthropic';
 import { FaultBook, parseDirectives, type Fault, type KeyFault } from './faults';
 import { geminiError, generateContent } from './gemini';
 import { apiKey, readBody, sendJson, sleep } from './http';
@@ -14,6 +14,8 @@ export interface RecordedRequest {
   key: string;
   model: string;
   body: unknown;
+  /** As received (lower-case names): what a gateway forwards, e.g. anthropic-version / anthropic-beta. */
+  headers: IncomingHttpHeaders;
   at: number;
 }
 
@@ -96,16 +98,18 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
     }
     const gemini = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
     const azure = /^\/openai\/deployments\/([^/]+)\/(.+)$/.exec(path);
-    const family: Family = gemini ? 'gemini' : path === '/v1/messages' ? 'anthropic' : 'openai';
+    const family: Family = gemini ? 'gemini' : path === '/v1/messages' || path === '/v1/messages/count_tokens' ? 'anthropic' : 'openai';
     // A task poll carries no body: it is matched (and recorded) by the task's model.
     const taskId = req.method === 'GET' ? /^\/v1\/tasks\/([^/]+)$/.exec(path)?.[1] : undefined;
     const model = gemini?.[1] ?? azure?.[1] ?? (taskId ? (tasks.get(taskId)?.model ?? '') : String(body.model ?? (multipart ? 'whisper-1' : '')));
     const key = apiKey(req, url);
     if (keep > 0) {
-      requests.push({ method: req.method ?? 'GET', path, key, model, body: multipart ? { bytes: raw.length } : body, at: Date.now() });
+      requests.push({ method: req.method ?? 'GET', path, key, model, body: multipart ? { bytes: raw.length } : body, headers: req.headers, at: Date.now() });
       if (requests.length > keep) requests.splice(0, requests.length - keep);
     }
     if (!key) return errorFor(family, res, 401, 'Missing API key', 'invalid_api_key');
+    // Like Anthropic's API, which refuses a request that does not say which version it speaks.
+    if (family === 'anthropic' && !req.headers['anthropic-version']) return anthropicError(res, 400, 'anthropic-version: header is required');
 
     const promptText = JSON.stringify(body.messages ?? body.contents ?? body.prompt ?? body.input ?? body.text ?? '');
     const fault: Fault = { ...faults.take(key, model), ...parseDirectives(promptText) };
@@ -134,6 +138,8 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
         return submitTask(res, tasks, body, fault);
       case 'POST /v1/messages':
         return messages(res, body, fault);
+      case 'POST /v1/messages/count_tokens':
+        return countMessageTokens(res, body);
       case 'GET /v1/models':
         return openai.models(res, modelIds);
       default:

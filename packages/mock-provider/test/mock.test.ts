@@ -106,6 +106,18 @@ describe('mock provider', () => {
     await expect(anthropic.messages.create({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: '[[mock:status=429]]' }] })).rejects.toMatchObject({ status: 429 });
   });
 
+  it('counts Messages tokens like its messages report them, and wants anthropic-version', async () => {
+    const anthropic = new Anthropic({ apiKey: 'sk-ant-1', baseURL: mock.url, maxRetries: 0 });
+    const body = { model: 'claude-3-5-sonnet', system: 'be brief', messages: [{ role: 'user' as const, content: 'count these words' }] };
+    const { input_tokens } = await anthropic.messages.countTokens(body);
+    expect(input_tokens).toBe(countTokens('be brief\ncount these words'));
+    expect((await anthropic.messages.create({ ...body, max_tokens: 10 })).usage.input_tokens).toBe(input_tokens);
+    expect(mock.requests[0]).toMatchObject({ path: '/v1/messages/count_tokens', key: 'sk-ant-1', headers: { 'anthropic-version': expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) as string } });
+    const unversioned = await fetch(`${mock.url}/v1/messages/count_tokens`, { method: 'POST', headers: { 'x-api-key': 'k', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(unversioned.status).toBe(400);
+    expect(await unversioned.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+  });
+
   it('speaks Gemini generateContent, JSON and SSE', async () => {
     const body = { contents: [{ role: 'user', parts: [{ text: 'hola' }] }] };
     const r = await fetch(`${mock.url}/v1beta/models/gemini-1.5-flash:generateContent`, { method: 'POST', headers: { 'x-goog-api-key': 'g1', 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -258,6 +258,7 @@ describe.each(dialects)('hostile input on %s', (dialect) => {
       ['/v1/images/generations', { model: 'img-test', prompt: 'a cat', n: 1, size: '1024x1024' }],
       ['/v1/audio/speech', { model: 'tts-test', input: 'hi', voice: 'alloy' }],
       ['/v1/messages', { model: 'gpt-test', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }],
+      ['/v1/messages/count_tokens', { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }],
       ['/v1/tasks/audio', { model: 'ac-test', text: 'hi' }],
       ['/v1/tasks/video', { model: 'dh-test', text: 'hi' }],
       ['/v1/tasks/videosecondcreation', { model: 'vsc-test', video_url: 'https://example.com/v.mp4' }],
@@ -270,7 +271,7 @@ describe.each(dialects)('hostile input on %s', (dialect) => {
           await send(`${path} ${field}=${JSON.stringify(value)?.slice(0, 60)}`, 'POST', path, JSON.stringify({ ...base, [field]: value }));
         }
       }
-      if (path === '/v1/chat/completions' || path === '/v1/messages') {
+      if (path === '/v1/chat/completions' || path.startsWith('/v1/messages')) {
         for (const content of [...BROKEN_TEXT, ...HOSTILE_TEXT.slice(0, 3), [{ type: 'text', text: 'a\u0000b' }], [{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }], { $gt: '' }]) {
           await send(`${path} content=${JSON.stringify(content).slice(0, 60)}`, 'POST', path, JSON.stringify({ ...base, messages: [{ role: 'user', content }] }));
         }
@@ -301,6 +302,7 @@ describe.each(dialects)('hostile input on %s', (dialect) => {
     for (const id of ['../../etc/passwd', '%00', "' OR 1=1 --", 'x'.repeat(5000), '__proto__', '%2e%2e%2f']) await send(`GET /v1/tasks/${id.slice(0, 30)}`, 'GET', `/v1/tasks/${id}`);
     for (const kind of ['..%2F..%2Fadmin', 'constructor', 'x'.repeat(3000)]) await send(`POST /v1/tasks/${kind.slice(0, 30)}`, 'POST', `/v1/tasks/${kind}`, JSON.stringify({ model: 'ac-test', text: 'hi' }));
     await send('GET /v1/models?x', 'GET', `/v1/models?__proto__[polluted]=1&limit=${'9'.repeat(400)}`);
+    for (const id of ['..%2F..%2Fadmin', '%00', '__proto__', 'constructor', 'x'.repeat(5000), 'gpt-test%2F%2F', '%E0%A4%A']) await send(`GET /v1/models/${id.slice(0, 30)}`, 'GET', `/v1/models/${id}`);
     for (const auth of ['', 'Bearer ', "Bearer ' OR 1=1 --", `Bearer ${'k'.repeat(10_000)}`, 'Basic Zm9vOmJhcg==', `Bearer ${w.key}\u00ff`]) {
       await send(`chat with authorization ${JSON.stringify(auth.slice(0, 30))}`, 'POST', '/v1/chat/completions', JSON.stringify(endpoints[0]![1]), 'application/json', auth);
     }

@@ -230,7 +230,7 @@ describe('the OpenAPI document', () => {
     expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('password');
     expect(doc.paths['/api/v1/corp/page'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/PageEnvelope');
     expect(doc.paths['/api/v1/dashboard/call/data/{days}'].get.parameters[0]).toMatchObject({ name: 'days', in: 'path' });
-    for (const p of ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/images/generations', '/v1/audio/speech', '/v1/audio/transcriptions', '/v1/moderations', '/v1/messages']) {
+    for (const p of ['/v1/chat/completions', '/v1/completions', '/v1/embeddings', '/v1/images/generations', '/v1/audio/speech', '/v1/audio/transcriptions', '/v1/moderations', '/v1/messages', '/v1/messages/count_tokens']) {
       expect(doc.paths[p].post, p).toBeTruthy();
     }
     expect(doc.paths['/v1/models'].get).toBeTruthy();

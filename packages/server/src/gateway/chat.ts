@@ -61,8 +61,8 @@ export function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatReques
 export interface ChatWriter {
   /** A whole (non-stream) answer with the usage billed for it. */
   json(answer: ChatResponse, billed: Usage): void;
-  /** One stream chunk, its model already rewritten. */
-  chunk(chunk: ChatChunk, sse: SseOut): Promise<void>;
+  /** One stream chunk, its model already rewritten; `usage` is what the upstream reported so far. */
+  chunk(chunk: ChatChunk, sse: SseOut, usage: Usage | undefined): Promise<void>;
   /** The stream's end: `midError` when the upstream broke after the first chunk. */
   end(sse: SseOut, billed: Usage, midError: string | undefined): Promise<void>;
 }
@@ -119,7 +119,7 @@ export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: 
         sse.start();
         chunk.model = ctx.plan.requested;
         for (const c of chunk.choices) completion += (c.delta.content ?? '') + (c.delta.tool_calls ?? []).map((t) => t.function?.arguments ?? '').join('');
-        await writer.chunk(chunk, sse);
+        await writer.chunk(chunk, sse, usage);
       }
       if (step.done) break;
     }
@@ -144,15 +144,38 @@ export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: 
   return done;
 }
 
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
+
+/**
+ * The fields OpenAI's schema requires (nullable) that converted answers (Anthropic, Gemini) and some
+ * compatible hosts leave out: `logprobs` on every choice, `message.refusal`. Filled here, where every
+ * family's answer leaves as OpenAI chat; an upstream's own values stay. OpenAI-family bodies are relayed
+ * unchecked, hence the guards.
+ */
+export function withOpenAiNulls(answer: ChatResponse): ChatResponse {
+  for (const c of answer.choices) {
+    if (!isObject(c)) continue;
+    c.logprobs ??= null;
+    if (isObject(c.message)) c.message.refusal ??= null;
+  }
+  return answer;
+}
+
+/** The streamed half: `logprobs` on each choice of a chunk (OpenAI sends it, null, on every one). */
+export function chunkWithOpenAiNulls(chunk: ChatChunk): ChatChunk {
+  for (const c of chunk.choices) if (isObject(c)) c.logprobs ??= null;
+  return chunk;
+}
+
 /** The OpenAI chat answer: usage chunks only when the client asked for them (stream_options). */
 function openaiWriter(ctx: AttemptContext, body: ChatRequest): ChatWriter {
   const wantsUsage = body.stream_options?.include_usage === true;
   return {
-    json: (answer) => void ctx.reply.header('content-type', 'application/json').send(answer),
+    json: (answer) => void ctx.reply.header('content-type', 'application/json').send(withOpenAiNulls(answer)),
     async chunk(chunk, sse) {
       if (chunk.usage && chunk.choices.length === 0 && !wantsUsage) return;
       if (chunk.usage && !wantsUsage) delete chunk.usage;
-      await sse.write(formatEvent(chunk));
+      await sse.write(formatEvent(chunkWithOpenAiNulls(chunk)));
     },
     async end(sse, billed, midError) {
       if (midError) await sse.write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));

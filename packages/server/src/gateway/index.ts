@@ -8,8 +8,9 @@ import { gatewayErrorHandler, GatewayError, sendGatewayError } from './errors';
 import type { Gateway } from './gateway';
 import { imageGenerations, speech } from './media';
 import { anthropicMessages } from './messages';
-import { toAnthropicErrors } from './messages-errors';
-import { listModels } from './models';
+import { countMessageTokens } from './messages-count';
+import { toAnthropicErrors, unknownMessagesUrl } from './messages-errors';
+import { listModels, retrieveModel } from './models';
 import { getTask, submitTask } from './tasks';
 import { transcriptions } from './transcriptions';
 
@@ -45,9 +46,17 @@ export async function gatewayApi(app: FastifyInstance, opts: GatewayApiOptions =
   app.post('/images/generations', json, (request, reply) => imageGenerations(gw, request, reply));
   app.post('/audio/speech', json, (request, reply) => speech(gw, request, reply));
   app.post('/audio/transcriptions', { bodyLimit: uploadLimit }, (request, reply) => transcriptions(gw, request, reply));
-  app.post('/messages', { ...json, onSend: toAnthropicErrors }, (request, reply) => anthropicMessages(gw, request, reply));
+  // Anthropic's API: its error shape on every /v1/messages* answer, unknown paths and methods included
+  // (the scope's not-found handler would answer them in OpenAI's).
+  const anthropic = { ...json, onSend: toAnthropicErrors };
+  app.post('/messages', anthropic, (request, reply) => anthropicMessages(gw, request, reply));
+  app.post('/messages/count_tokens', anthropic, (request, reply) => countMessageTokens(gw, request, reply));
+  app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE'], url: '/messages', ...anthropic, handler: unknownMessagesUrl });
+  app.all('/messages/*', anthropic, unknownMessagesUrl);
+  // Wildcards, not `:params`: an over-long parameter would get Fastify's own 414 body, not ours (and
+  // model names may hold slashes).
   app.get('/models', (request) => listModels(gw, request));
-  // Wildcards, not `:params`: an over-long parameter would get Fastify's own 414 body, not ours.
+  app.get('/models/*', (request) => retrieveModel(gw, request));
   app.post('/tasks/*', json, (request, reply) => submitTask(gw, request, reply));
   app.get('/tasks/*', (request) => getTask(gw, request));
 }

@@ -1,9 +1,11 @@
 // Errors for Anthropic clients: `{type:"error", error:{type, message}}` with the same HTTP status.
 // Every gateway failure (admission, resolution, body parsing, upstream) is produced once, in OpenAI's
-// shape, by the scope's error handler; an onSend hook on /v1/messages rewrites that one body, so no
-// error path needs to know which dialect the client speaks. Streams write their own error event.
+// shape, by the scope's error handler; an onSend hook on every /v1/messages* route (unknown paths under
+// it included) rewrites that one body, so no error path needs to know which dialect the client speaks.
+// Streams write their own error event.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isRecord, str, tryParse } from '../providers/shape';
+import { GatewayError } from './errors';
 import { formatEvent } from './sse';
 
 const BY_STATUS: Record<number, string> = {
@@ -28,6 +30,11 @@ export function anthropicError(status: number, message: string) {
 /** The `event: error` frame of a stream that fails after it started. */
 export function anthropicErrorEvent(status: number, message: string): string {
   return formatEvent(anthropicError(status, message), 'error');
+}
+
+/** Paths and methods under /v1/messages the gateway does not serve (batches, files…): Anthropic's 404. */
+export function unknownMessagesUrl(request: FastifyRequest): never {
+  throw new GatewayError(404, 'unknown_url', `Unknown request URL: ${request.method} ${request.url.split('?')[0]}.`);
 }
 
 /** Route-level onSend: an OpenAI-shaped error body becomes Anthropic's. */

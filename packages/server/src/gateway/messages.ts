@@ -8,9 +8,10 @@
 // client in Anthropic's shape (messages-errors.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { estimateChat } from '../billing/estimate';
+import { countChatPrompt } from '../billing/tokens';
 import { anthropicToChatRequest, buildMessagesRequest, chatResponseToAnthropic, messagesStreamUsage, messagesUsage, toAnthropicUsage } from '../providers/anthropic/messages';
 import { chunkToAnthropicEvents, finishAnthropicEvents, newMessagesSseState } from '../providers/anthropic/messages-stream';
-import { statusOfErrorType } from '../providers/anthropic/api';
+import { statusOfErrorType, type AnthropicClientHeaders } from '../providers/anthropic/api';
 import type { AnthropicUsage } from '../providers/anthropic/wire';
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { ChatRequest, Usage } from '../providers/types';
@@ -25,14 +26,20 @@ import { formatEvent, readEvents } from './sse';
 
 type MessagesBody = Record<string, unknown> & { model: string; messages: unknown[] };
 
-function parseMessagesBody(body: unknown): MessagesBody {
+/** What every Messages body needs (count_tokens bodies have no more): a model and role-tagged messages. */
+export function checkMessagesBody(body: unknown): MessagesBody {
   if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
   if (typeof body.model !== 'string' || !body.model.trim()) throw new GatewayError(400, 'model_required', 'model: Field required');
   if (!Array.isArray(body.messages) || body.messages.length === 0) throw invalidRequest('messages: must be a non-empty array', 'invalid_messages');
   if (!body.messages.every((m) => isRecord(m) && typeof m.role === 'string')) throw invalidRequest('messages: each message must be an object with a role', 'invalid_messages');
-  if (typeof body.max_tokens !== 'number') throw invalidRequest('max_tokens: Field required (a number)', 'invalid_type');
-  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw invalidRequest('stream: must be a boolean', 'invalid_type');
   return body as MessagesBody;
+}
+
+function parseMessagesBody(body: unknown): MessagesBody {
+  const b = checkMessagesBody(body);
+  if (typeof b.max_tokens !== 'number') throw invalidRequest('max_tokens: Field required (a number)', 'invalid_type');
+  if (b.stream !== undefined && typeof b.stream !== 'boolean') throw invalidRequest('stream: must be a boolean', 'invalid_type');
+  return b;
 }
 
 /** The text of an Anthropic answer's blocks (text, thinking, tool input), for the log and local counting. */
@@ -50,8 +57,8 @@ const finishedWith = (ctx: AttemptContext, chat: ChatRequest, upstream: Usage | 
   return { kind: 'finished', status, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
 };
 
-async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, beta?: string): Promise<Finished | Failed> {
-  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: false }, beta));
+async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, client: AnthropicClientHeaders): Promise<Finished | Failed> {
+  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: false }, client));
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json) || !Array.isArray(json.content)) return badUpstreamBody();
@@ -62,8 +69,8 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, 
   return done;
 }
 
-async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, beta?: string): Promise<Finished | Failed> {
-  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: true }, beta));
+async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, client: AnthropicClientHeaders): Promise<Finished | Failed> {
+  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: true }, client));
   if (isFailed(res)) return res;
   const sse = new SseOut(ctx);
   const counted: AnthropicUsage = {};
@@ -119,8 +126,18 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
   return done;
 }
 
+/**
+ * The input tokens message_start announces: the upstream's when its first chunk already tells (Gemini
+ * sends usage with every chunk), else the gateway's own count of the prompt. LangChain's ChatAnthropic
+ * takes input_tokens from message_start only; message_delta carries the exact billed usage after.
+ */
+function startInputTokens(ctx: AttemptContext, chat: ChatRequest, known: Usage | undefined): number {
+  if (known?.prompt_tokens) return Math.max(known.prompt_tokens - (known.cached_tokens ?? 0), 0);
+  return countChatPrompt(chat.messages, ctx.route.target.model, chat.tools);
+}
+
 /** Chat answers of another family, written as Anthropic's message and events. */
-function anthropicWriter(ctx: AttemptContext): ChatWriter {
+function anthropicWriter(ctx: AttemptContext, chat: ChatRequest): ChatWriter {
   const state = newMessagesSseState(ctx.plan.requested);
   const write = (sse: SseOut, events: ReturnType<typeof finishAnthropicEvents>) => events.reduce((p, e) => p.then(() => sse.write(formatEvent(e.data, e.event))), Promise.resolve());
   return {
@@ -129,7 +146,10 @@ function anthropicWriter(ctx: AttemptContext): ChatWriter {
       message.usage = toAnthropicUsage(billed);
       ctx.reply.header('content-type', 'application/json').send(message);
     },
-    chunk: (chunk, sse) => write(sse, chunkToAnthropicEvents(chunk, state)),
+    chunk(chunk, sse, known) {
+      if (!state.started) state.inputTokens = startInputTokens(ctx, chat, chunk.usage ?? known);
+      return write(sse, chunkToAnthropicEvents(chunk, state));
+    },
     async end(sse, billed, midError) {
       if (midError) return sse.write(anthropicErrorEvent(502, midError));
       // message_delta carries the usage as billed (the upstream's, gaps counted locally).
@@ -139,12 +159,21 @@ function anthropicWriter(ctx: AttemptContext): ChatWriter {
   };
 }
 
+/** Node joins a repeated header with ", "; its type still allows an array, joined the same way. */
+function oneHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The client's `anthropic-version` and `anthropic-beta`, for an Anthropic upstream (count_tokens too). */
+export function anthropicClientHeaders(request: FastifyRequest): AnthropicClientHeaders {
+  return { version: oneHeader(request.headers['anthropic-version'])?.trim(), beta: oneHeader(request.headers['anthropic-beta']) };
+}
+
 export function anthropicMessages(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
   const body = parseMessagesBody(request.body);
   const chat = anthropicToChatRequest(body);
   const stream = body.stream === true;
-  const betaHeader = request.headers['anthropic-beta'];
-  const beta = Array.isArray(betaHeader) ? betaHeader.join(',') : betaHeader;
+  const client = anthropicClientHeaders(request);
   return runCall(gw, request, reply, {
     endpoint: 'chat',
     path: '/v1/messages',
@@ -155,8 +184,8 @@ export function anthropicMessages(gw: Gateway, request: FastifyRequest, reply: F
     prompt: lastUserText(chat),
     estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }).quota,
     attempt(ctx) {
-      if (ctx.route.family === 'anthropic') return stream ? nativeStream(gw, ctx, body, chat, beta) : nativeJson(gw, ctx, body, chat, beta);
-      return stream ? chatStreamAttempt(gw, ctx, chat, anthropicWriter(ctx)) : chatJsonAttempt(gw, ctx, chat, anthropicWriter(ctx));
+      if (ctx.route.family === 'anthropic') return stream ? nativeStream(gw, ctx, body, chat, client) : nativeJson(gw, ctx, body, chat, client);
+      return stream ? chatStreamAttempt(gw, ctx, chat, anthropicWriter(ctx, chat)) : chatJsonAttempt(gw, ctx, chat, anthropicWriter(ctx, chat));
     },
   });
 }

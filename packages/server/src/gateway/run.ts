@@ -3,7 +3,7 @@
 // handlers supply only how to send an attempt and relay its answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountRef, Reservation } from '../billing/ledger';
-import { retryAfterSeconds, type LimitScope } from '../limits/types';
+import { retryAfterSeconds, type AdmitResult, type LimitScope } from '../limits/types';
 import type { RateLimits } from '@fastgate/core/entities/catalogue';
 import type { UpstreamError } from '../providers/types';
 import { admit, type Caller } from './admit';
@@ -118,17 +118,29 @@ export interface OpenedCall {
   reservation: Reservation;
 }
 
+/** A request past admit → resolve → limit: counted in its request windows, nothing reserved yet. */
+export interface AdmittedRequest {
+  traceId: string;
+  reqTime: number;
+  started: number;
+  caller: Caller;
+  resolution: Resolution;
+  scopes: LimitScope[];
+  /** Un-counts the request from its windows (a refusal after admission); absent when nothing was counted. */
+  release?: () => Promise<void>;
+}
+
 /**
- * admit → resolve → limit → reserve, shared by every endpoint (async tasks too). Throws the
- * OpenAI-shaped refusal; on success the estimate is held until settled or refunded.
+ * admit → resolve → limit: the checks every request passes, billed or not (/v1/messages/count_tokens
+ * stops here). Throws the OpenAI-shaped refusal.
  */
-export async function openCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat' | 'estimate'>): Promise<OpenedCall> {
+export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat'>): Promise<AdmittedRequest> {
   const started = performance.now();
   const reqTime = Date.now();
   // The request's id (ops/logging.ts): every log line of the request carries it as trace_id.
   const traceId = request.id;
   reply.header('x-trace-id', traceId);
-  const { snapshot, ledger, limiter } = gw;
+  const { snapshot, limiter } = gw;
 
   const caller = admit(snapshot, request, reqTime);
   const resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
@@ -136,20 +148,30 @@ export async function openCall(gw: Gateway, request: FastifyRequest, reply: Fast
   // A VIP level's discount stacks on the group's (both in basis points; 10000 = full price).
   if (vip && vip.discount_bp > 0 && vip.discount_bp < 10_000) resolution.discountBp = Math.ceil((resolution.discountBp * vip.discount_bp) / 10_000);
   const scopes = limitScopes(caller, resolution, vip);
-  const admitted = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true as const };
+  const admitted: AdmitResult = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true };
   if (!admitted.ok) {
     throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
   }
+  return { traceId, reqTime, started, caller, resolution, scopes, release: admitted.release };
+}
+
+/**
+ * admit → resolve → limit → reserve, shared by every endpoint (async tasks too). Throws the
+ * OpenAI-shaped refusal; on success the estimate is held until settled or refunded.
+ */
+export async function openCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat' | 'estimate'>): Promise<OpenedCall> {
+  const { traceId, reqTime, started, caller, resolution, scopes, release } = await admitRequest(gw, request, reply, spec);
+  const { ledger } = gw;
   const accounts = accountsOf(caller, resolution);
   let reservation: Awaited<ReturnType<typeof ledger.reserve>>;
   try {
     reservation = await ledger.reserve(traceId, accounts, spec.estimate(resolution));
   } catch (err) {
-    await admitted.release?.();
+    await release?.();
     throw err;
   }
   if ('refused' in reservation) {
-    await admitted.release?.();
+    await release?.();
     const kind = reservation.refused.kind;
     throw new GatewayError(429, REFUSED_CODES[kind], kind === 'user' || kind === 'reseller' ? 'You exceeded your current quota, please recharge.' : `The quota of this ${kind.replace('_', ' ')} is used up.`, 'insufficient_quota');
   }

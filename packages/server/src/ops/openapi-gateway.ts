@@ -48,8 +48,9 @@ export const gatewaySchemas: Record<string, Schema> = {
   Completion: obj({ id: str(), object: { const: 'text_completion' }, created: int(), model: str(), choices: arr(obj({ index: int(), text: str(), finish_reason: str() })), usage: ref('Usage') }),
   EmbeddingRequest: obj({ model: str(), input: { oneOf: [str(), arr(str()), arr(int()), arr(arr(int()))] }, encoding_format: { type: 'string', enum: ['float', 'base64'] }, dimensions: int() }, ['model', 'input']),
   EmbeddingList: obj({ object: { const: 'list' }, data: arr(obj({ object: { const: 'embedding' }, index: int(), embedding: { oneOf: [arr(num), str()] } })), model: str(), usage: ref('Usage') }),
-  ModelList: obj({ object: { const: 'list' }, data: arr(obj({ id: str(), object: { const: 'model' }, created: int(), owned_by: str() })) }),
-  ImageRequest: obj({ model: str(), prompt: str(), n: int(), size: str('e.g. 1024x1024'), quality: str(), response_format: { type: 'string', enum: ['url', 'b64_json'] } }, ['model', 'prompt']),
+  Model: obj({ id: str(), object: { const: 'model' }, created: int(), owned_by: str() }, ['id', 'object', 'created', 'owned_by']),
+  ModelList: obj({ object: { const: 'list' }, data: arr(ref('Model')) }),
+  ImageRequest: obj({ model: str(), prompt: str(), n: int(), size: str('e.g. 1024x1024'), quality: str(), response_format: { type: 'string', enum: ['url', 'b64_json'] }, stream: { ...bool, description: 'true is refused with 400 unsupported_parameter (streamed images are not relayed).' } }, ['model', 'prompt']),
   ImageList: obj({ created: int(), data: arr(obj({ url: str(), b64_json: str(), revised_prompt: str() })) }),
   SpeechRequest: obj({ model: str(), input: str(), voice: str(), response_format: str('mp3, opus, aac, flac, wav, pcm'), speed: num }, ['model', 'input']),
   TranscriptionRequest: obj({ file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The audio file.' }, model: str(), language: str(), prompt: str(), response_format: str('json, text, srt, verbose_json, vtt'), temperature: num }, ['file', 'model']),
@@ -69,6 +70,16 @@ export const gatewaySchemas: Record<string, Schema> = {
     ['model', 'max_tokens', 'messages'],
   ),
   AnthropicMessage: obj({ id: str(), type: { const: 'message' }, role: { const: 'assistant' }, model: str(), content: arr(obj({ type: str(), text: str() })), stop_reason: str(), usage: obj({ input_tokens: int(), output_tokens: int() }) }),
+  AnthropicCountTokensRequest: obj(
+    {
+      model: str(),
+      system: { oneOf: [str(), arr(obj({ type: str(), text: str() }))] },
+      messages: arr(obj({ role: { type: 'string', enum: ['user', 'assistant'] }, content: { oneOf: [str(), arr(obj({ type: str() }))] } }, ['role', 'content'])),
+      tools: arr(obj({})),
+    },
+    ['model', 'messages'],
+  ),
+  AnthropicTokenCount: obj({ input_tokens: int() }, ['input_tokens']),
   AnthropicError: obj({ type: { const: 'error' }, error: obj({ type: str(), message: str() }) }),
   TaskSubmit: z.toJSONSchema(taskSubmitSchema, { io: 'input', unrepresentable: 'any' }) as Schema,
   Task: obj({
@@ -113,13 +124,20 @@ const op = (summary: string, request: Schema | undefined, ok: Record<string, unk
   responses: { '200': { description: 'OK', content: ok }, ...errors(opts.anthropic) },
 });
 
-const traceNote = 'Every answer carries `x-trace-id`, the id of its call-log rows.';
+const traceNote = 'Every answer carries `x-trace-id` and `x-request-id`, both the id of its call-log rows.';
 
 export const gatewayPaths: Record<string, Record<string, unknown>> = {
   '/v1/chat/completions': { post: { operationId: 'gatewayChatCompletions', ...op('Chat completion (JSON or SSE stream), any provider family', ref('ChatCompletionRequest'), { ...json(ref('ChatCompletion')), ...sse }, { description: traceNote }) } },
   '/v1/completions': { post: { operationId: 'gatewayCompletions', ...op('Text completion (legacy)', ref('CompletionRequest'), { ...json(ref('Completion')), ...sse }) } },
   '/v1/embeddings': { post: { operationId: 'gatewayEmbeddings', ...op('Embeddings', ref('EmbeddingRequest'), json(ref('EmbeddingList'))) } },
   '/v1/models': { get: { operationId: 'gatewayModels', ...op('Models the key may use', undefined, json(ref('ModelList'))) } },
+  '/v1/models/{model}': {
+    get: {
+      operationId: 'gatewayRetrieveModel',
+      ...op('One model the key may use (404 model_not_found otherwise)', undefined, json(ref('Model'))),
+      parameters: [{ name: 'model', in: 'path', required: true, description: 'A model name as listed (it may contain slashes).', schema: { type: 'string' } }],
+    },
+  },
   '/v1/images/generations': { post: { operationId: 'gatewayImages', ...op('Image generation', ref('ImageRequest'), json(ref('ImageList'))) } },
   '/v1/audio/speech': { post: { operationId: 'gatewaySpeech', ...op('Text to speech (the audio bytes, with the upstream content type)', ref('SpeechRequest'), { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }) } },
   '/v1/audio/transcriptions': {
@@ -127,6 +145,15 @@ export const gatewayPaths: Record<string, Record<string, unknown>> = {
   },
   '/v1/moderations': { post: { operationId: 'gatewayModerations', ...op('Moderation', ref('ModerationRequest'), json(ref('ModerationResult'))) } },
   '/v1/messages': { post: { operationId: 'gatewayAnthropicMessages', ...op('Anthropic Messages API (JSON or SSE stream); errors in the Anthropic shape', ref('AnthropicMessageRequest'), { ...json(ref('AnthropicMessage')), ...sse }, { anthropic: true }) } },
+  '/v1/messages/count_tokens': {
+    post: {
+      operationId: 'gatewayAnthropicCountTokens',
+      ...op('Input tokens of a Messages body; errors in the Anthropic shape', ref('AnthropicCountTokensRequest'), json(ref('AnthropicTokenCount')), {
+        anthropic: true,
+        description: 'Anthropic-family models: the upstream counts. Others: the gateway counts the converted prompt with its tokenizer. Not billed, not logged; rate limited as a request.',
+      }),
+    },
+  },
   '/v1/tasks/{task}': {
     post: {
       operationId: 'gatewaySubmitTask',

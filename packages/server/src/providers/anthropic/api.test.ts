@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicHeaders, anthropicUrl, mapAnthropicError } from './api';
+import { anthropicHeaders, anthropicUrl, countTokensUrl, mapAnthropicError } from './api';
+import { ANTHROPIC_VERSION } from './wire';
 import errors from './fixtures/errors.json';
 
 const t = (baseUrl: string, path = '') => ({ baseUrl, path, key: 'k', model: 'm' });
@@ -11,8 +12,17 @@ describe('anthropic api', () => {
     expect(anthropicUrl(t('https://proxy', '/claude/messages'))).toBe('https://proxy/claude/messages');
   });
 
-  it('forwards anthropic-beta only when given', () => {
-    expect(anthropicHeaders('k', 'prompt-caching-2024-07-31')['anthropic-beta']).toBe('prompt-caching-2024-07-31');
+  it('puts count_tokens beside messages', () => {
+    expect(countTokensUrl(t('https://api.anthropic.com'))).toBe('https://api.anthropic.com/v1/messages/count_tokens');
+    expect(countTokensUrl(t('https://proxy/anthropic/v1/'))).toBe('https://proxy/anthropic/v1/messages/count_tokens');
+    expect(countTokensUrl(t('https://proxy', '/claude/messages/'))).toBe('https://proxy/claude/messages/count_tokens');
+    expect(countTokensUrl(t('https://proxy', 'https://other/v1/messages?beta=true'))).toBe('https://other/v1/messages/count_tokens?beta=true');
+  });
+
+  it("forwards the client's anthropic-version and anthropic-beta, with our version by default", () => {
+    const h = anthropicHeaders('k', { version: '2024-01-01', beta: 'prompt-caching-2024-07-31' });
+    expect(h).toMatchObject({ 'anthropic-version': '2024-01-01', 'anthropic-beta': 'prompt-caching-2024-07-31' });
+    expect(anthropicHeaders('k')).toMatchObject({ 'anthropic-version': ANTHROPIC_VERSION });
     expect(anthropicHeaders('k')).not.toHaveProperty('anthropic-beta');
   });
 

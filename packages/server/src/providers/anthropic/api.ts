@@ -1,21 +1,40 @@
 // Where an Anthropic request goes: `{base}/v1/messages` (see ../url.ts for base URLs ending in /v1),
-// authenticated with `x-api-key` and pinned to one API version.
+// authenticated with `x-api-key`, at the client's API version or ours.
 import { codeString, errorTypeForStatus, fallbackError } from '../errors';
 import { asRecord, isRecord, str, tryParse } from '../shape';
 import type { UpstreamError, UpstreamTarget } from '../types';
-import { resolveUrl } from '../url';
+import { defaultUrl, resolveUrl } from '../url';
 import { ANTHROPIC_VERSION } from './wire';
 
 export const MESSAGES_PATH = '/v1/messages';
+export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
 export function anthropicUrl(target: UpstreamTarget): string {
   return resolveUrl(target.baseUrl, target.path, MESSAGES_PATH);
 }
 
-/** `beta` is the client's `anthropic-beta` header on the native /v1/messages route, forwarded as is. */
-export function anthropicHeaders(key: string, beta?: string): Record<string, string> {
-  const headers: Record<string, string> = { 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION, 'content-type': 'application/json' };
-  if (beta) headers['anthropic-beta'] = beta;
+/**
+ * `/v1/messages/count_tokens` beside the messages endpoint: an agent `path` names where messages live
+ * (`/claude/messages`, a full URL), and Anthropic's API keeps count_tokens under it.
+ */
+export function countTokensUrl(target: UpstreamTarget): string {
+  if (!target.path.trim()) return defaultUrl(target.baseUrl, COUNT_TOKENS_PATH);
+  const url = anthropicUrl(target);
+  const q = url.indexOf('?');
+  return q < 0 ? `${url.replace(/\/+$/, '')}/count_tokens` : `${url.slice(0, q).replace(/\/+$/, '')}/count_tokens${url.slice(q)}`;
+}
+
+/** What an Anthropic client said about the API it speaks, forwarded to an Anthropic upstream as is. */
+export interface AnthropicClientHeaders {
+  /** `anthropic-version`; ours (ANTHROPIC_VERSION) when the client sends none. */
+  version?: string;
+  /** `anthropic-beta`: features the client opts into (prompt caching, 1M context, …). */
+  beta?: string;
+}
+
+export function anthropicHeaders(key: string, client: AnthropicClientHeaders = {}): Record<string, string> {
+  const headers: Record<string, string> = { 'x-api-key': key, 'anthropic-version': client.version || ANTHROPIC_VERSION, 'content-type': 'application/json' };
+  if (client.beta) headers['anthropic-beta'] = client.beta;
   return headers;
 }
 

@@ -46,6 +46,17 @@ describe('OpenAI chunks → Anthropic SSE events', () => {
     expect(events[15]?.data).toEqual({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 20, output_tokens: 30, cache_read_input_tokens: 100 } });
   });
 
+  it("announces input tokens in message_start: the first chunk's usage, else the gateway's count", () => {
+    const counted = newMessagesSseState('m');
+    counted.inputTokens = 42;
+    const [start] = chunkToAnthropicEvents(chunks[0] as ChatChunk, counted);
+    expect(start?.data.message).toMatchObject({ usage: { input_tokens: 42, output_tokens: 0 } });
+    const told = newMessagesSseState('m');
+    told.inputTokens = 42;
+    const [fromUpstream] = chunkToAnthropicEvents({ ...(chunks[0] as ChatChunk), usage: { prompt_tokens: 30, completion_tokens: 2, total_tokens: 32, cached_tokens: 10 } }, told);
+    expect(fromUpstream?.data.message).toMatchObject({ usage: { input_tokens: 20, cache_read_input_tokens: 10, output_tokens: 0 } });
+  });
+
   it('still produces a well-formed message for an empty stream', () => {
     expect(convert([]).map((e) => e.event)).toEqual(['message_start', 'message_delta', 'message_stop']);
   });

@@ -24,17 +24,22 @@ export interface MessagesSseState {
   toolBlocks: Map<number, number>;
   finishReason: string | null;
   usage: Usage | null;
+  /** Input tokens for message_start when no chunk before it carried usage (the gateway's count). */
+  inputTokens: number;
 }
 
 export function newMessagesSseState(model: string): MessagesSseState {
-  return { id: '', model, started: false, finished: false, nextBlock: 0, open: null, toolBlocks: new Map(), finishReason: null, usage: null };
+  return { id: '', model, started: false, finished: false, nextBlock: 0, open: null, toolBlocks: new Map(), finishReason: null, usage: null, inputTokens: 0 };
 }
 
 function start(state: MessagesSseState, id: string, out: AnthropicSseEvent[]): void {
   if (state.started) return;
   state.started = true;
   state.id = id.startsWith('msg_') ? id : `msg_${id.replace(/^chatcmpl-/, '') || 'gateway'}`;
-  const message = { id: state.id, type: 'message', role: 'assistant', model: state.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } };
+  // Anthropic clients read input_tokens here (LangChain only here); output is counted in message_delta.
+  const known = state.usage?.prompt_tokens ? toAnthropicUsage(state.usage) : undefined;
+  const usage = known ? { ...known, output_tokens: 0 } : { input_tokens: state.inputTokens, output_tokens: 0 };
+  const message = { id: state.id, type: 'message', role: 'assistant', model: state.model, content: [], stop_reason: null, stop_sequence: null, usage };
   out.push({ event: 'message_start', data: { type: 'message_start', message } });
 }
 
@@ -59,8 +64,8 @@ function delta(index: number, d: Record<string, unknown>): AnthropicSseEvent {
 export function chunkToAnthropicEvents(chunk: ChatChunk, state: MessagesSseState): AnthropicSseEvent[] {
   const out: AnthropicSseEvent[] = [];
   if (state.finished) return out;
-  start(state, chunk.id ?? '', out);
   if (chunk.usage) state.usage = chunk.usage;
+  start(state, chunk.id ?? '', out);
   // Anthropic messages have one answer: only choice 0 is carried.
   const choice = chunk.choices?.find((c) => c.index === 0);
   if (!choice) return out;

@@ -10,7 +10,7 @@ const target: UpstreamTarget = { baseUrl: 'https://api.anthropic.com/v1', path: 
 
 describe('native /v1/messages pass-through', () => {
   it('replaces only the model and keeps everything else', () => {
-    const r = buildMessagesRequest(target, clientRequest, 'interleaved-thinking-2025-05-14');
+    const r = buildMessagesRequest(target, clientRequest, { beta: 'interleaved-thinking-2025-05-14' });
     expect(r.url).toBe('https://api.anthropic.com/v1/messages');
     expect(r.headers).toMatchObject({ 'x-api-key': 'sk-ant', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'interleaved-thinking-2025-05-14' });
     expect(JSON.parse(r.body)).toEqual({ ...clientRequest, model: 'claude-real' });

@@ -5,15 +5,20 @@
 //     and its ChatResponse comes back as an Anthropic message (streams: ./messages-stream.ts).
 import { asArray, asRecord, isRecord, num, parseArguments, str, tryParse } from '../shape';
 import type { ChatMessage, ChatRequest, ChatResponse, ContentPart, StreamEvent, ToolCall, UpstreamRequest, UpstreamTarget, Usage } from '../types';
-import { anthropicHeaders, anthropicUrl } from './api';
+import { anthropicHeaders, anthropicUrl, countTokensUrl, type AnthropicClientHeaders } from './api';
 import { anthropicUsage } from './chat';
 import { mergeAnthropicUsage } from './stream';
 import type { AnthropicBlock, AnthropicResponse, AnthropicUsage } from './wire';
 
 // ---- (a) pass-through to an Anthropic upstream ----
 
-export function buildMessagesRequest(target: UpstreamTarget, body: Record<string, unknown>, beta?: string): UpstreamRequest {
-  return { url: anthropicUrl(target), headers: anthropicHeaders(target.key, beta), body: JSON.stringify({ ...body, model: target.model }) };
+export function buildMessagesRequest(target: UpstreamTarget, body: Record<string, unknown>, client?: AnthropicClientHeaders): UpstreamRequest {
+  return { url: anthropicUrl(target), headers: anthropicHeaders(target.key, client), body: JSON.stringify({ ...body, model: target.model }) };
+}
+
+/** `/v1/messages/count_tokens`: the client's body with only the model replaced, like a message. */
+export function buildCountTokensRequest(target: UpstreamTarget, body: Record<string, unknown>, client?: AnthropicClientHeaders): UpstreamRequest {
+  return { url: countTokensUrl(target), headers: anthropicHeaders(target.key, client), body: JSON.stringify({ ...body, model: target.model }) };
 }
 
 export function messagesUsage(json: unknown): Usage | undefined {

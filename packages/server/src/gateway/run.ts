@@ -105,29 +105,26 @@ const REFUSED_CODES: Record<AccountRef['kind'], string> = {
   group: 'group_quota_exhausted',
 };
 
-/** A call past admission: who calls, what it resolved to, its limit scopes and the quota it holds. */
-export interface OpenedCall {
+/** A request past admit → resolve → limit: who calls, what it resolved to, its limit scopes; nothing reserved yet. */
+interface Admitted {
   traceId: string;
   reqTime: number;
   started: number;
   caller: Caller;
   resolution: Resolution;
   scopes: LimitScope[];
+}
+
+export interface AdmittedRequest extends Admitted {
+  /** Un-counts the request from its windows (a refusal after admission); absent when nothing was counted. */
+  release?: () => Promise<void>;
+}
+
+/** A call past admission and the quota it holds. */
+export interface OpenedCall extends Admitted {
   /** The balances the reservation holds (and a settlement charges). */
   accounts: AccountRef[];
   reservation: Reservation;
-}
-
-/** A request past admit → resolve → limit: counted in its request windows, nothing reserved yet. */
-export interface AdmittedRequest {
-  traceId: string;
-  reqTime: number;
-  started: number;
-  caller: Caller;
-  resolution: Resolution;
-  scopes: LimitScope[];
-  /** Un-counts the request from its windows (a refusal after admission); absent when nothing was counted. */
-  release?: () => Promise<void>;
 }
 
 /**

@@ -10,7 +10,7 @@ import { AppError, businessError } from '../http/errors';
 import { newId } from '../http/ids';
 import { hashPassword } from '../security/password';
 import { randomPassword } from '../security/tokens';
-import { findSiteConfig } from '../settings/site-config';
+import { findSiteConfig, siteOwnerRole } from '../settings/site-config';
 
 export async function findLoginUser(ctx: Ctx, role: Role, accountOrEmail: string): Promise<UserRow | undefined> {
   const v = accountOrEmail.trim();
@@ -96,13 +96,13 @@ export async function registerByEmail(ctx: Ctx, opts: { role: 'user' | 'reseller
   if (suffixes.length && !suffixes.some((s) => email.endsWith(s.startsWith('@') ? s : `@${s}`))) throw businessError('auth.email_suffix');
   const grant = site?.grant_quota ?? 0;
   // Newcomers on a reseller's site are that reseller's users; any admin's site is the platform's.
-  const owner = site ? await ctx.db.selectFrom('users').select('role').where('user_id', '=', site.user_id).executeTakeFirst() : undefined;
+  const ownerRole = site ? await siteOwnerRole(ctx.db, site) : undefined;
   const user = await createAccount(ctx, {
     role: opts.role,
     account: email,
     email,
     password: opts.password ?? randomPassword(),
-    rid: opts.role === 'user' && site && owner?.role === 'reseller' ? site.user_id : 0,
+    rid: opts.role === 'user' && site && ownerRole === 'reseller' ? site.user_id : 0,
   });
   if (grant > 0) {
     // The gift is a deal record like any recharge; on a reseller's site it comes out of the reseller's

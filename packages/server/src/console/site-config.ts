@@ -25,11 +25,11 @@ import type { SelectQueryBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { SiteConfigRow } from '../db/schema';
 import { callerOf, contains, registerCrud, resource, type Caller } from '../http/crud';
-import { AppError, businessError, notFound } from '../http/errors';
+import { AppError, businessError } from '../http/errors';
 import { post } from '../http/route';
 import { formatTime } from '../http/time';
 import { resolvePublicHost } from '../security/public-host';
-import { isReservedHost, siteDisplay } from '../settings/site-config';
+import { isReservedHost, siteDisplay, siteOwnerRole } from '../settings/site-config';
 import { cleanUploads, storeCountedUpload } from '../settings/upload-quota';
 import { multipartFile, sniffImage } from '../settings/uploads';
 
@@ -47,8 +47,7 @@ export async function siteConfigRoutes(app: FastifyInstance) {
   };
 
   /** Sites of an admin are the platform's; any other owner's (a reseller's) fall under the rules below. */
-  const ownedByAdmin = async (userId: number) =>
-    !!(await db.selectFrom('users').select('user_id').where('user_id', '=', userId).where('role', '=', 'admin').executeTakeFirst());
+  const ownedByAdmin = async (site: Pick<SiteConfigRow, 'user_id'>) => (await siteOwnerRole(db, site)) === 'admin';
 
   /** A reseller's site may not take the platform's own hosts. */
   const assertClaimable = async (domain: string) => {
@@ -153,7 +152,7 @@ export async function siteConfigRoutes(app: FastifyInstance) {
       toRow: async ({ id, ...input }, existing: SiteConfigRow, caller) => {
         await assertDomainFree(input.domain, id);
         const redomained = input.domain !== existing.domain;
-        if (!(await ownedByAdmin(existing.user_id))) {
+        if (!(await ownedByAdmin(existing))) {
           if (redomained) await assertClaimable(input.domain);
           await assertPublicMailHost(input.host);
         }
@@ -179,7 +178,7 @@ export async function siteConfigRoutes(app: FastifyInstance) {
   post(app, `${SITE_CONFIG_PREFIX}/change/approval`, { schema: siteApprovalSchema, roles: ['admin'] }, async (input, request) => {
     const caller = callerOf(request);
     const [row] = await sites.visible(caller, [input.id]);
-    if (input.approved === SiteApproval.Approved && !(await ownedByAdmin(row!.user_id))) await assertClaimable(row!.domain);
+    if (input.approved === SiteApproval.Approved && !(await ownedByAdmin(row!))) await assertClaimable(row!.domain);
     await sites.updateRows(caller, [row!], { approved: input.approved });
   });
 
@@ -187,8 +186,7 @@ export async function siteConfigRoutes(app: FastifyInstance) {
   // an admin sees whether exactly these settings work.
   post(app, `${SITE_CONFIG_PREFIX}/test/mail`, { schema: siteTestMailSchema, roles: ROLES }, async (input, request) => {
     const caller = callerOf(request);
-    const row = (await scope(db.selectFrom('site_configs').selectAll(), caller).where('id', '=', input.id).executeTakeFirst()) as SiteConfigRow | undefined;
-    if (!row) throw notFound();
+    const row = (await sites.visible(caller, [input.id]))[0]!;
     if (!row.mail_host) throw businessError('site.mail_unset');
     try {
       // The mailer connects to a reseller's server only on a checked public address (mail/mailer.ts).

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DB, SiteConfigRow } from '../db/schema';
 import { resolvePublicHost } from '../security/public-host';
 import type { Secrets } from '../security/secrets';
+import { siteOwnerRole } from '../settings/site-config';
 import { getSysSection } from '../settings/sys-config';
 
 export interface MailServer {
@@ -41,14 +42,13 @@ export function createMailer(db: DB, secrets: Secrets, log: FastifyBaseLogger, p
 
   /** A site's own mail server; sites of admins are the platform's own, anyone else's is untrusted. */
   async function siteServer(site: SiteConfigRow): Promise<MailServer> {
-    const owner = await db.selectFrom('users').select('role').where('user_id', '=', site.user_id).executeTakeFirst();
     return {
       host: site.mail_host,
       port: site.mail_port || 465,
       user: site.mail_user_name,
       password: site.mail_password ? secrets.decrypt(site.mail_password) : '',
       fromName: site.mail_from_name,
-      untrusted: owner?.role !== 'admin',
+      untrusted: (await siteOwnerRole(db, site)) !== 'admin',
     };
   }
 

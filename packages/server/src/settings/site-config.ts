@@ -3,7 +3,7 @@
 // apply). Approval (issue 11): a reseller's site decides nothing — identity, mail server, the owner of
 // new registrations — until an admin approves its domain; every such decision goes through here.
 import net from 'node:net';
-import { Status } from '@fastgate/core/constants';
+import { Status, type Role } from '@fastgate/core/constants';
 import { SiteApproval } from '@fastgate/core/entities/site-config';
 import { withSiteDefaults, type PublicSiteConfig } from '@fastgate/core/site';
 import type { DB, SiteConfigRow } from '../db/schema';
@@ -17,6 +17,11 @@ export async function findSiteConfig(db: DB, domain: string | undefined): Promis
     if (own) return own;
   }
   return active(db).where('user_id', '=', 1).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The role of a site's owner: an admin's site is the platform's own, a reseller's falls under its rules. */
+export async function siteOwnerRole(db: DB, site: Pick<SiteConfigRow, 'user_id'>): Promise<Role | undefined> {
+  return (await db.selectFrom('users').select('role').where('user_id', '=', site.user_id).executeTakeFirst())?.role;
 }
 
 /** A reseller's approved and enabled site, the newest first: its mail server sends its users' mail. */

@@ -8,11 +8,11 @@ import { ErrorCode } from '@fastgate/core/constants';
 import type { Ctx } from '../context';
 import { AppError } from '../http/errors';
 import { getSysSection } from './sys-config';
-import { isUploadName, newUploadName, uploadDir, writeUpload, type UploadExt } from './uploads';
+import { isUploadName, newUploadName, UPLOAD_NAME, uploadDir, writeUpload, type UploadExt } from './uploads';
 
 export const UPLOAD_GRACE_MS = 24 * 3_600_000;
 const MB = 1024 * 1024;
-const NAME_IN_TEXT = /\/uploads\/([a-f0-9]{32}\.(?:png|jpg|gif|webp|ico|svg))/g;
+const NAME_IN_TEXT = new RegExp(`/uploads/(${UPLOAD_NAME})`, 'g');
 
 /**
  * Stores an uploaded file for `userId` and returns its URL. The row is written first, in a transaction

@@ -16,7 +16,9 @@ export const UPLOAD_TYPES = {
 } as const;
 export type UploadExt = keyof typeof UPLOAD_TYPES;
 
-const NAME = /^[a-f0-9]{32}\.(png|jpg|gif|webp|ico|svg)$/;
+/** A stored file's name: 32 hex digits and a type this module writes (also found inside stored texts). */
+export const UPLOAD_NAME = `[a-f0-9]{32}\\.(?:${Object.keys(UPLOAD_TYPES).join('|')})`;
+const NAME = new RegExp(`^${UPLOAD_NAME}$`);
 
 const starts = (buf: Buffer, bytes: number[], at = 0) => buf.length >= at + bytes.length && bytes.every((b, i) => buf[at + i] === b);
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
@@ -86,7 +88,7 @@ export function serveUploads(app: FastifyInstance, dataDir: string): void {
   app.get<{ Params: { name: string } }>('/uploads/:name', async (request, reply) => {
     const { name } = request.params;
     const file = path.join(uploadDir(dataDir), name);
-    const stat = NAME.test(name) ? await fs.promises.stat(file).catch(() => undefined) : undefined;
+    const stat = isUploadName(name) ? await fs.promises.stat(file).catch(() => undefined) : undefined;
     if (!stat?.isFile()) return reply.status(404).type('text/plain').send('Not Found');
     const ext = name.slice(name.lastIndexOf('.') + 1) as UploadExt;
     reply

@@ -42,27 +42,49 @@ export async function streamPieces(res: ServerResponse, parts: string[], fault: 
   return true;
 }
 
+/** The mock calls a tool when tools are given and the conversation ends with a user asking about the
+ *  weather: a tool result (or anything else) as the last turn gets a text answer, so two-turn tests end. */
+export const WEATHER = /\bweather\b/i;
+/** The arguments of every mock tool call. */
+export const TOOL_ARGUMENTS = '{"city":"Paris"}';
+/** A fresh tool-call id, as real upstreams give (clients key tool results on it). */
+export const randomHex = () => randomUUID().replace(/-/g, '');
+
+/** Pieces of the tool arguments to stream (4 unless the fault says how many). */
+export const argumentPieces = (fault: Fault) => pieces(TOOL_ARGUMENTS, fault.chunks ?? 4);
+
 export async function chatCompletion(res: ServerResponse, body: Record<string, any>, fault: Fault): Promise<void> {
   const model = String(body.model ?? 'mock');
   const prompt = messagesText(body.messages);
   const answer = fault.reply ?? answerFor(model, prompt.split('\n').at(-1) ?? '');
+  // A tool call is billed like the text it replaces.
   const usage = { prompt_tokens: countTokens(prompt), completion_tokens: countTokens(answer), total_tokens: countTokens(prompt) + countTokens(answer) };
   const id = `chatcmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
-  const tools = Array.isArray(body.tools) && body.tools.length > 0 && /\bweather\b/i.test(prompt);
+  const last = Array.isArray(body.messages) ? (body.messages.at(-1) as ChatMessage | undefined) : undefined;
+  const asked = Array.isArray(body.tools) && body.tools.length > 0 && last?.role === 'user' && WEATHER.test(messagesText([last]));
+  const call = asked ? { id: `call_${randomHex()}`, name: String(body.tools[0].function?.name ?? 'tool') } : undefined;
   if (!body.stream) {
-    const message = tools
-      ? { role: 'assistant', content: null, tool_calls: [{ id: 'call_mock', type: 'function', function: { name: body.tools[0].function?.name ?? 'tool', arguments: '{"city":"Paris"}' } }] }
+    const message = call
+      ? { role: 'assistant', content: null, tool_calls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: TOOL_ARGUMENTS } }] }
       : { role: 'assistant', content: answer };
-    sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: tools ? 'tool_calls' : 'stop' }], ...(fault.no_usage ? {} : { usage }) });
+    sendJson(res, 200, { id, object: 'chat.completion', created, model, choices: [{ index: 0, message, finish_reason: call ? 'tool_calls' : 'stop' }], ...(fault.no_usage ? {} : { usage }) });
     return;
   }
   startSse(res);
   const base = { id, object: 'chat.completion.chunk', created, model };
-  sseData(res, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
-  const done = await streamPieces(res, pieces(answer, fault.chunks), fault, (part) => sseData(res, { ...base, choices: [{ index: 0, delta: { content: part }, finish_reason: null }] }));
+  const delta = (d: Record<string, unknown>) => sseData(res, { ...base, choices: [{ index: 0, delta: d, finish_reason: null }] });
+  let done: boolean;
+  if (call) {
+    // Like OpenAI: the first chunk names the call with empty arguments, then the arguments in pieces.
+    delta({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+    done = await streamPieces(res, argumentPieces(fault), fault, (part) => delta({ tool_calls: [{ index: 0, function: { arguments: part } }] }));
+  } else {
+    delta({ role: 'assistant', content: '' });
+    done = await streamPieces(res, pieces(answer, fault.chunks), fault, (part) => delta({ content: part }));
+  }
   if (!done) return;
-  sseData(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  sseData(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: call ? 'tool_calls' : 'stop' }] });
   if (body.stream_options?.include_usage && !fault.no_usage) sseData(res, { ...base, choices: [], usage });
   sseData(res, '[DONE]');
   res.end();
@@ -80,9 +102,9 @@ export async function completion(res: ServerResponse, body: Record<string, any>,
     return;
   }
   startSse(res);
-  const done = await streamPieces(res, pieces(text, fault.chunks), fault, (part) => sseData(res, { id, object: 'text_completion', created, model, choices: [{ index: 0, text: part, finish_reason: null }] }));
+  const done = await streamPieces(res, pieces(text, fault.chunks), fault, (part) => sseData(res, { id, object: 'text_completion', created, model, choices: [{ index: 0, text: part, finish_reason: null, logprobs: null }] }));
   if (!done) return;
-  sseData(res, { id, object: 'text_completion', created, model, choices: [{ index: 0, text: '', finish_reason: 'stop' }], ...(body.stream_options?.include_usage ? { usage } : {}) });
+  sseData(res, { id, object: 'text_completion', created, model, choices: [{ index: 0, text: '', finish_reason: 'stop', logprobs: null }], ...(body.stream_options?.include_usage ? { usage } : {}) });
   sseData(res, '[DONE]');
   res.end();
 }
@@ -126,6 +148,8 @@ export function transcription(res: ServerResponse, size: number): void {
   sendJson(res, 200, { text: `Mock transcription of ${size} bytes.` });
 }
 
+const MODERATION_CATEGORIES = ['harassment', 'harassment/threatening', 'hate', 'hate/threatening', 'illicit', 'illicit/violent', 'self-harm', 'self-harm/intent', 'self-harm/instructions', 'sexual', 'sexual/minors', 'violence', 'violence/graphic'];
+
 export function moderation(res: ServerResponse, body: Record<string, any>): void {
   const inputs: string[] = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
   sendJson(res, 200, {
@@ -133,7 +157,11 @@ export function moderation(res: ServerResponse, body: Record<string, any>): void
     model: body.model ?? 'omni-moderation-latest',
     results: inputs.map((s) => {
       const flagged = /\bkill\b/i.test(s);
-      return { flagged, categories: { violence: flagged }, category_scores: { violence: flagged ? 0.9 : 0.01 } };
+      // Every category OpenAI reports, violence the only one the mock ever flags.
+      const categories = Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, c === 'violence' && flagged]));
+      const category_scores = Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, c === 'violence' && flagged ? 0.9 : 0.01]));
+      const category_applied_input_types = Object.fromEntries(MODERATION_CATEGORIES.map((c) => [c, ['text']]));
+      return { flagged, categories, category_scores, category_applied_input_types };
     }),
   });
 }

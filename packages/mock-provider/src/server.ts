@@ -3,9 +3,11 @@ import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerRespon
 import type { AddressInfo } from 'node:net';
 import { anthropicError, countMessageTokens, messages } from './anthropic';
 import { FaultBook, parseDirectives, type Fault, type KeyFault } from './faults';
-import { geminiError, generateContent } from './gemini';
+import * as extras from './extras';
+import { countGeminiTokens, geminiError, geminiModels, generateContent } from './gemini';
 import { apiKey, readBody, sendJson, sleep } from './http';
 import * as openai from './openai';
+import { createResponse, responseNotFound } from './responses';
 import { pollTask, submitTask, TaskBook } from './tasks';
 
 export interface RecordedRequest {
@@ -88,6 +90,7 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
     if (path === '/health') return sendJson(res, 200, { status: 'ok' });
 
     const multipart = String(req.headers['content-type'] ?? '').startsWith('multipart/');
+    const form = multipart ? extras.readForm(raw, String(req.headers['content-type'])) : undefined;
     let body: Record<string, any> = {};
     if (raw.length && !multipart) {
       try {
@@ -96,15 +99,15 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
         return openai.openaiError(res, 400, 'We could not parse the JSON body of your request.');
       }
     }
-    const gemini = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/.exec(path);
+    const gemini = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(path);
     const azure = /^\/openai\/deployments\/([^/]+)\/(.+)$/.exec(path);
-    const family: Family = gemini ? 'gemini' : path === '/v1/messages' || path === '/v1/messages/count_tokens' ? 'anthropic' : 'openai';
+    const family: Family = gemini || path.startsWith('/v1beta/') ? 'gemini' : path === '/v1/messages' || path === '/v1/messages/count_tokens' ? 'anthropic' : 'openai';
     // A task poll carries no body: it is matched (and recorded) by the task's model.
     const taskId = req.method === 'GET' ? /^\/v1\/tasks\/([^/]+)$/.exec(path)?.[1] : undefined;
-    const model = gemini?.[1] ?? azure?.[1] ?? (taskId ? (tasks.get(taskId)?.model ?? '') : String(body.model ?? (multipart ? 'whisper-1' : '')));
+    const model = gemini?.[1] ?? azure?.[1] ?? (taskId ? (tasks.get(taskId)?.model ?? '') : String(body.model ?? form?.fields.model ?? (multipart ? 'whisper-1' : '')));
     const key = apiKey(req, url);
     if (keep > 0) {
-      requests.push({ method: req.method ?? 'GET', path, key, model, body: multipart ? { bytes: raw.length } : body, headers: req.headers, at: Date.now() });
+      requests.push({ method: req.method ?? 'GET', path, key, model, body: multipart ? { bytes: raw.length, ...form } : body, headers: req.headers, at: Date.now() });
       if (requests.length > keep) requests.splice(0, requests.length - keep);
     }
     if (!key) return errorFor(family, res, 401, 'Missing API key', 'invalid_api_key');
@@ -115,11 +118,18 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
     const fault: Fault = { ...faults.take(key, model), ...parseDirectives(promptText) };
     if (await applyFault(family, req, res, fault)) return;
 
+    if (gemini?.[2] === 'countTokens') return countGeminiTokens(res, body);
     if (gemini) return generateContent(res, model, body, fault, gemini[2] === 'streamGenerateContent');
+    // Azure's v1 API (`/openai/v1/…`) is OpenAI's paths under /openai; the mock stores no response.
+    const stored = /^(?:\/openai)?\/v1\/responses\/([^/]+)/.exec(path);
+    if (stored) return responseNotFound(res, stored[1]!);
     if (taskId) return pollTask(res, tasks, taskId, `http://${req.headers.host ?? '127.0.0.1'}`);
     const endpoint = azure ? `/v1/${azure[2]}` : path;
     if (azure) body.model = model;
     switch (`${req.method} ${endpoint}`) {
+      case 'POST /v1/responses':
+      case 'POST /openai/v1/responses':
+        return createResponse(res, body, fault);
       case 'POST /v1/chat/completions':
         return openai.chatCompletion(res, body, fault);
       case 'POST /v1/completions':
@@ -132,6 +142,12 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
         return openai.speech(res, body);
       case 'POST /v1/audio/transcriptions':
         return openai.transcription(res, raw.length);
+      case 'POST /v1/audio/translations':
+        return extras.translation(res, raw.length);
+      case 'POST /v1/images/edits':
+        return extras.imageEdits(res, form ?? { fields: {}, files: {} });
+      case 'POST /v1/rerank':
+        return extras.rerank(res, body, fault);
       case 'POST /v1/moderations':
         return openai.moderation(res, body);
       case 'POST /v1/tasks':
@@ -142,6 +158,8 @@ export async function startMockProvider(opts: MockOptions = {}): Promise<MockPro
         return countMessageTokens(res, body);
       case 'GET /v1/models':
         return openai.models(res, modelIds);
+      case 'GET /v1beta/models':
+        return geminiModels(res, modelIds);
       default:
         return errorFor(family, res, 404, `Unknown endpoint ${req.method} ${path}`, 'unknown_url');
     }

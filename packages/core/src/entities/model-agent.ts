@@ -27,11 +27,20 @@ export const providerKeysField = z
 
 const modelName = z.string().trim().min(1).max(100);
 
+/**
+ * The wire API an agent's upstream speaks: 'chat' (Chat Completions, the default) or 'responses' (the
+ * Responses API, for OpenAI-family and Azure hosts that serve only /v1/responses). Every ingress is then
+ * converted to and from it. Ignored for Anthropic and Gemini upstreams, which have their own protocol.
+ */
+export const WIRE_APIS = ['chat', 'responses'] as const;
+export type WireApi = (typeof WIRE_APIS)[number];
+
 const agentBase = z.object({
   corp: idField,
   name: name100,
   base_url: z.string().trim().min(1).max(500),
   path: z.string().trim().max(300).default(''),
+  wire_api: z.enum(WIRE_APIS).default('chat'),
   weight: weightField.default(1),
   models: idList,
   /** Renames on the way upstream: replace_models[i] → target_models[i] (gateway-semantics §1.5). */
@@ -89,6 +98,7 @@ export interface ModelAgent extends ModelAgentListItem {
   corp_name: string;
   base_url: string;
   path: string;
+  wire_api: WireApi;
   weight: number;
   models: string[];
   model_names: string[];

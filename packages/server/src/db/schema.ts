@@ -323,6 +323,8 @@ export interface ModelAgentsTable extends RecordColumns {
   replace_models: string;
   target_models: string;
   fallback_models: string;
+  /** 'chat' | 'responses': the wire API of an OpenAI-family upstream (core entities/model-agent.ts). */
+  wire_api: Generated<string>;
 }
 
 export interface ProviderKeysTable extends RecordColumns {
@@ -566,6 +568,16 @@ export interface StepUpsTable {
   expires_at: number;
 }
 
+/** A response kept for `store: true` (gateway/response-store.ts); input and response are JSON text. */
+export interface StoredResponsesTable {
+  id: string;
+  user_id: number;
+  previous_id: Generated<string>;
+  created_at: number;
+  input: string;
+  response: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -598,6 +610,7 @@ export interface Database {
   two_factor_tickets: TwoFactorTicketsTable;
   step_ups: StepUpsTable;
   audit_logs: AuditLogsTable;
+  stored_responses: StoredResponsesTable;
 }
 
 export type DB = Kysely<Database>;

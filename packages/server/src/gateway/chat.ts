@@ -4,7 +4,7 @@ import { estimateChat } from '../billing/estimate';
 import { chatExtras } from '../billing/media';
 import { priceChat, type BillableUsage } from '../billing/price';
 import { countChatPrompt, countCompletion, mergeUsage, needsLocalCount } from '../billing/tokens';
-import { providers } from '../providers/index';
+import { chatAdapterOf } from '../providers/index';
 import type { ChatChunk, ChatRequest, ChatResponse, StreamStep, Usage } from '../providers/types';
 import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
@@ -57,10 +57,11 @@ export function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatReques
   return applyPreset(ctx.target, { ...body, model: ctx.route.target.model });
 }
 
-/** How an answer reaches the client: OpenAI chat here; /v1/messages writes it as Anthropic's. */
+/** How an answer reaches the client: OpenAI chat here; /v1/messages, /v1/responses and the Gemini-native
+ *  ingress write it in their own protocol. */
 export interface ChatWriter {
   /** A whole (non-stream) answer with the usage billed for it. */
-  json(answer: ChatResponse, billed: Usage): void;
+  json(answer: ChatResponse, billed: Usage): void | Promise<void>;
   /** One stream chunk, its model already rewritten; `usage` is what the upstream reported so far. */
   chunk(chunk: ChatChunk, sse: SseOut, usage: Usage | undefined): Promise<void>;
   /** The stream's end: `midError` when the upstream broke after the first chunk. */
@@ -71,14 +72,20 @@ function finishedChat(usage: BillableUsage, price: ReturnType<typeof settleChat>
   return { kind: 'finished', status, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
 }
 
+/** settleChat's price as an attempt's outcome: how every chat-shaped ingress (native relays too) ends. */
+export function settledAnswer(ctx: AttemptContext, body: ChatRequest, upstream: Usage | undefined, completion: string, aborted: boolean, status: number): Finished {
+  const { usage, price } = settleChat(ctx, body, upstream, completion, aborted);
+  return finishedChat(usage, price, completion, status);
+}
+
 export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
-  const adapter = providers[ctx.route.family];
+  const adapter = chatAdapterOf(ctx.route);
   const out = upstreamBody(ctx, body);
-  const res = await sendOrFail(gw, ctx, adapter.chat.buildRequest(ctx.route.target, { ...out, stream: false }));
+  const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, { ...out, stream: false }));
   if (isFailed(res)) return res;
   let parsed;
   try {
-    parsed = adapter.chat.parseResponse(await readJson(res));
+    parsed = adapter.parseResponse(await readJson(res));
   } catch {
     return badUpstreamBody();
   }
@@ -90,24 +97,24 @@ export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: Ch
   answer.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
   const done = finishedChat(usage, price, completion);
   await ctx.finish(done);
-  writer.json(answer, usage);
+  await writer.json(answer, usage);
   return done;
 }
 
 export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
-  const adapter = providers[ctx.route.family];
+  const adapter = chatAdapterOf(ctx.route);
   const out = upstreamBody(ctx, body);
-  const res = await sendOrFail(gw, ctx, adapter.chat.buildRequest(ctx.route.target, { ...out, stream: true }));
+  const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, { ...out, stream: true }));
   if (isFailed(res)) return res;
 
   const sse = new SseOut(ctx);
-  const state = adapter.chat.newStreamState();
+  const state = adapter.newStreamState();
   let usage: Usage | undefined;
   let completion = '';
   let midError: string | undefined;
   try {
     for await (const event of readEvents(res.body)) {
-      const step: StreamStep = adapter.chat.parseStreamEvent(event, state);
+      const step: StreamStep = adapter.parseStreamEvent(event, state);
       if (step.usage) usage = { ...usage, ...step.usage };
       if (step.error) {
         const error = { ...step.error, message: withoutKey(ctx.route.key, step.error.message) };

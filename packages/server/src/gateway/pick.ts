@@ -4,6 +4,7 @@
 // requests spread evenly; JavaScript's single thread makes each pick atomic.
 import { familyOfCorpCode, Status, type ProviderFamily } from '@fastgate/core/constants';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
+import type { WireApi } from '@fastgate/core/entities/model-agent';
 import type { UpstreamTarget } from '../providers/types';
 import { GatewayError } from './errors';
 import type { SnapAgent, SnapGroup, SnapKey, SnapModel, Snapshot } from './snapshot';
@@ -12,6 +13,8 @@ export interface Route {
   agent: SnapAgent | null;
   key: SnapKey;
   family: ProviderFamily;
+  /** The wire API the upstream speaks: the agent's, 'chat' for a model's own endpoint. */
+  wire: WireApi;
   target: UpstreamTarget;
 }
 
@@ -95,6 +98,7 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
       agent,
       key,
       family: familyOfCorpCode(corp?.code ?? ''),
+      wire: agent.wire_api,
       target: { baseUrl: agent.base_url || model.base_url, path: agent.path || model.path, key: key.key, model: upstreamModel(model, requested, agent) },
     };
   }
@@ -107,6 +111,7 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
     agent: null,
     key,
     family: familyOfCorpCode(corp?.code ?? ''),
+    wire: 'chat',
     target: { baseUrl: model.base_url, path: model.path, key: key.key, model: upstreamModel(model, requested, null) },
   };
 }

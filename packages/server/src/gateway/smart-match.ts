@@ -4,7 +4,7 @@
 import { Status } from '@fastgate/core/constants';
 import type { ForwardConfig } from '@fastgate/core/entities/catalogue';
 import type { NewCallLog } from '../db/schema';
-import { providers } from '../providers/index';
+import { chatAdapterOf, providers } from '../providers/index';
 import { CallStatus, callLog, type Plan } from './call-log';
 import type { Gateway } from './gateway';
 import { pick } from './pick';
@@ -41,7 +41,7 @@ export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig
   } catch {
     return undefined;
   }
-  const adapter = providers[route.family];
+  const adapter = chatAdapterOf(route);
   const request: ChatRequest = {
     model: route.target.model,
     messages: [
@@ -56,13 +56,13 @@ export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig
   let index = -1;
   let usage;
   try {
-    const res = await gw.upstream.send(adapter.chat.buildRequest(route.target, request), { timeoutMs: DECISION_TIMEOUT_MS, signal });
+    const res = await gw.upstream.send(adapter.buildRequest(route.target, request), { timeoutMs: DECISION_TIMEOUT_MS, signal });
     if (res.status >= 400) {
-      const error = adapter.mapError(res.status, await res.body.text());
+      const error = providers[route.family].mapError(res.status, await res.body.text());
       status = CallStatus.Failed;
       errMsg = error.message;
     } else {
-      const parsed = adapter.chat.parseResponse(await res.body.json());
+      const parsed = adapter.parseResponse(await res.body.json());
       usage = parsed.usage;
       index = parseDecision(parsed.body.choices[0]?.message.content ?? '', config.keywords.length);
     }

@@ -4,6 +4,7 @@
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
 import type { FallbackConfig, PresetConfig } from '@fastgate/core/entities/model';
 import type { ForwardConfig, RateLimits } from '@fastgate/core/entities/catalogue';
+import type { WireApi } from '@fastgate/core/entities/model-agent';
 import { SYS_CONFIG_DEFAULTS, type SysConfig } from '@fastgate/core/sys-config';
 import { userIdOf, type ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
@@ -39,8 +40,10 @@ export interface SnapModel extends Omit<ModelRow, 'quotas' | 'preset_config' | '
   forward_config: ForwardConfig | null;
   fallback_config: FallbackConfig;
 }
-export interface SnapAgent extends Omit<ModelAgentRow, 'models' | 'replace_models' | 'target_models' | 'fallback_models'> {
+export interface SnapAgent extends Omit<ModelAgentRow, 'models' | 'replace_models' | 'target_models' | 'fallback_models' | 'wire_api'> {
   modelIds: Set<string>;
+  /** The wire API of the agent's upstream (OpenAI family and Azure only). */
+  wire_api: WireApi;
   replace_models: string[];
   target_models: string[];
   fallback_models: string[];
@@ -185,12 +188,13 @@ export class Snapshot {
         this.indexModels();
         return;
       case 'model_agents':
-        return this.reloadById('model_agents', ids, this.agents, (r: ModelAgentRow) => ({
+        return this.reloadById('model_agents', ids, this.agents, (r: ModelAgentRow): SnapAgent => ({
           ...r,
           modelIds: new Set(idsOf(r.models)),
           replace_models: idsOf(r.replace_models),
           target_models: idsOf(r.target_models),
           fallback_models: idsOf(r.fallback_models),
+          wire_api: r.wire_api === 'responses' ? 'responses' : 'chat',
         }));
       case 'provider_keys':
         await this.reloadById('provider_keys', ids, this.keys, ({ key_cipher, ...r }: ProviderKeyRow) => ({

@@ -5,7 +5,8 @@ import { anthropicAdapter } from './anthropic/index';
 import { azureAdapter } from './azure/index';
 import { geminiAdapter } from './gemini/index';
 import { openaiAdapter } from './openai/index';
-import type { ProviderAdapter } from './types';
+import { azureResponsesUpstream, responsesUpstream } from './openai/responses-upstream';
+import type { ChatAdapter, ProviderAdapter } from './types';
 
 export const providers: Record<ProviderFamily, ProviderAdapter> = {
   openai: openaiAdapter,
@@ -13,3 +14,11 @@ export const providers: Record<ProviderFamily, ProviderAdapter> = {
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
 };
+
+/** The chat adapter of a route: an OpenAI-family or Azure agent whose upstream speaks only the Responses
+ *  API (wire_api 'responses') gets the Responses conversion; everything else its family's chat. */
+export function chatAdapterOf(route: { family: ProviderFamily; wire: 'chat' | 'responses' }): ChatAdapter<any> {
+  if (route.wire === 'responses' && route.family === 'openai') return responsesUpstream;
+  if (route.wire === 'responses' && route.family === 'azure') return azureResponsesUpstream;
+  return providers[route.family].chat;
+}

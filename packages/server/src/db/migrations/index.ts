@@ -14,6 +14,8 @@ import * as statModelDay from './2026-11-22-15-stat-model-day';
 import * as siteApproval from './2026-11-24-01-site-approval';
 import * as twoFactor from './2026-11-24-02-two-factor';
 import * as auditLog from './2026-11-24-03-audit-log';
+import * as agentWireApi from './2026-11-24-04-agent-wire-api';
+import * as storedResponses from './2026-11-24-05-stored-responses';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -30,6 +32,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-01-site-approval': siteApproval,
   '2026-11-24-02-two-factor': twoFactor,
   '2026-11-24-03-audit-log': auditLog,
+  '2026-11-24-04-agent-wire-api': agentWireApi,
+  '2026-11-24-05-stored-responses': storedResponses,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -60,6 +60,7 @@ export default function AgentDetail() {
                 { label: t('agent.corp'), value: a.corp_name || '-' },
                 { label: t('agent.baseUrl'), value: <Typography.Text copyable>{a.base_url}</Typography.Text> },
                 { label: t('agent.path'), value: a.path || '-' },
+                { label: t('agent.wireApi'), value: t(`agent.wireApi.${a.wire_api === 'responses' ? 'responses' : 'chat'}`) },
                 { label: t('agent.weight'), value: a.weight },
                 { label: t('agent.status'), value: <Tag color={a.status === Status.Normal ? 'green' : 'gray'}>{g(a.status === Status.Normal ? 'resource.status.1' : 'resource.status.2')}</Tag> },
                 { label: t('agent.autoDisabled'), value: <AutoDisabledTag disabled={a.is_auto_disabled} reason={a.auto_disabled_reason} /> },

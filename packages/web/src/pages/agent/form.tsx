@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { Button, Divider, Form, Grid, Input, InputNumber, Radio, Select, Space, Switch } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
-import { MODEL_AGENT_PREFIX, providerKeysField, splitKeys, type ModelAgent } from '@fastgate/core/entities/model-agent';
+import { MODEL_AGENT_PREFIX, providerKeysField, splitKeys, WIRE_APIS, type ModelAgent } from '@fastgate/core/entities/model-agent';
 import { KEY_PREFIX } from '@fastgate/core/entities/provider-key';
 import { MODEL_PREFIX } from '@fastgate/core/entities/model';
 import { Status } from '@fastgate/core/constants';
@@ -76,7 +76,7 @@ export function AgentForm({ mode }: { mode: FormMode }) {
       labelSpan={5}
       // Keys and models show agent names: their lists refresh with the agent.
       alsoInvalidate={[KEY_PREFIX, MODEL_PREFIX]}
-      initialValues={{ weight: 1, lb_strategy: LbStrategy.RoundRobin, is_enable_model_replace: false, is_never_disable: false, is_agents_only: true, is_never_disable_key: false, status: Status.Normal, key: '', replace_pairs: [] }}
+      initialValues={{ wire_api: 'chat', weight: 1, lb_strategy: LbStrategy.RoundRobin, is_enable_model_replace: false, is_never_disable: false, is_agents_only: true, is_never_disable_key: false, status: Status.Normal, key: '', replace_pairs: [] }}
       toValues={agentToValues}
       toBody={agentToBody}
     >
@@ -92,6 +92,15 @@ export function AgentForm({ mode }: { mode: FormMode }) {
       </Form.Item>
       <Form.Item label={t('agent.path')} field="path" rules={[{ maxLength: 300 }]}>
         <Input placeholder={t('agent.path.placeholder')} maxLength={300} data-testid="agent-path" />
+      </Form.Item>
+      <Form.Item label={t('agent.wireApi')} field="wire_api" extra={t('agent.wireApi.extra')}>
+        <Select style={{ width: 220 }} data-testid="agent-wire-api">
+          {WIRE_APIS.map((w) => (
+            <Select.Option key={w} value={w}>
+              {t(`agent.wireApi.${w}`)}
+            </Select.Option>
+          ))}
+        </Select>
       </Form.Item>
       <Form.Item label={t('agent.weight')} field="weight" rules={[{ required: true, type: 'number', min: 1, max: 100 }]} extra={t('agent.weight.extra')}>
         <InputNumber min={1} max={100} precision={0} style={{ width: 220 }} data-testid="agent-weight" />

@@ -3,7 +3,7 @@ import { modelAgentCreateSchema, modelAgentUpdateSchema, type ModelAgent } from 
 import { agentToBody, agentToValues, type AgentValues } from './values';
 
 const row: ModelAgent = {
-  id: 'a1', corp: 'c1', corp_name: 'OpenAI', name: 'Edge', status: 1, base_url: 'https://up.example', path: '', weight: 3, models: ['m1'], model_names: ['gpt'],
+  id: 'a1', corp: 'c1', corp_name: 'OpenAI', name: 'Edge', status: 1, base_url: 'https://up.example', path: '', wire_api: 'responses', weight: 3, models: ['m1'], model_names: ['gpt'],
   is_enable_model_replace: true, replace_models: ['gpt-4o'], target_models: ['gpt-4o-2024'], is_never_disable: false, lb_strategy: 1,
   fallback_models: [], fallback_model_names: [], key_count: 2, key: 'sk-one-aaa*aaaa1\nsk-two-bbb*bbbb2', is_agents_only: true, is_never_disable_key: false,
   keys: [
@@ -14,6 +14,11 @@ const row: ModelAgent = {
 };
 
 describe('agent form values', () => {
+  it("sends wire_api 'chat' when the form has none (agents made before the field)", () => {
+    const { wire_api: _w, ...older } = agentToValues(row) as AgentValues;
+    expect((agentToBody(older as AgentValues) as Record<string, unknown>).wire_api).toBe('chat');
+  });
+
   it('edits replacement pairs as rows and sends them back as paired arrays', () => {
     const values = agentToValues(row) as AgentValues;
     expect(values.replace_pairs).toEqual([{ from: 'gpt-4o', to: 'gpt-4o-2024' }]);
@@ -21,6 +26,8 @@ describe('agent form values', () => {
     expect(body.replace_models).toEqual(['gpt-4o', 'a']);
     expect(body.target_models).toEqual(['gpt-4o-2024', 'b']);
     expect(body).not.toHaveProperty('replace_pairs');
+    // The upstream's wire API survives an edit (a reset to 'chat' would break a Responses-only host).
+    expect(body.wire_api).toBe('responses');
     expect(modelAgentUpdateSchema.safeParse({ ...body, id: 'a1' }).success).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 // Model agent form values ⇄ wire (reference §3.6): replacement pairs are edited as rows and sent as the
 // two index-paired arrays. Keys (issue 11): the bound ones arrive masked with their ids and are kept by
 // id (`key_ids`), so their secrets never round-trip; the textarea holds only keys to add.
-import { splitKeys, type AgentKey, type ModelAgent } from '@fastgate/core/entities/model-agent';
+import { splitKeys, type AgentKey, type ModelAgent, type WireApi } from '@fastgate/core/entities/model-agent';
 import type { FormMode } from '../../components/ResourceForm';
 
 export interface ReplacePair {
@@ -14,6 +14,7 @@ export interface AgentValues {
   name: string;
   base_url: string;
   path?: string;
+  wire_api?: WireApi;
   weight: number;
   models?: string[];
   is_enable_model_replace: boolean;
@@ -54,6 +55,7 @@ export function agentToBody(v: AgentValues, mode: FormMode = 'create'): object {
     name: v.name.trim(),
     base_url: v.base_url.trim(),
     path: (v.path ?? '').trim(),
+    wire_api: v.wire_api ?? 'chat',
     models: v.models ?? [],
     replace_models: pairs.map((p) => p.from),
     target_models: pairs.map((p) => p.to),

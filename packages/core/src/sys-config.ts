@@ -56,6 +56,8 @@ export interface LogSection {
   chat_records: string[];
   /** Days to keep call logs; 0 = forever. */
   chat_reserve: number;
+  /** Days to keep responses stored by `/v1/responses` (`store: true`); 0 = forever. */
+  response_reserve: number;
 }
 
 /** Statistics job (reference §3.10 `statistics`): `limit` caps the rows one statistics query reads. */
@@ -141,7 +143,7 @@ export const SYS_CONFIG_DEFAULTS: SysConfig = {
   admin_login: { account_login: true, email_login: true, email_register: false, email_retrieve: true, session_expire: 21600 },
   email: { open: false, host: '', port: 465, user_name: '', password: '', from_name: '' },
   base: { err_retry: 3, short_timeout: 300, long_timeout: 600, model_key_err_disable: 100_000 },
-  log: { open: true, chat_records: ['prompt', 'completion'], chat_reserve: 90 },
+  log: { open: true, chat_records: ['prompt', 'completion'], chat_reserve: 90, response_reserve: 30 },
   auto_disabled_error: {
     open: true,
     errors: ['Incorrect API key provided', 'invalid_api_key', 'You exceeded your current quota', 'account_deactivated', 'Your credit balance is too low', 'PERMISSION_DENIED', 'BILLING_DISABLED', 'API key not valid'],
@@ -221,6 +223,7 @@ export const sysSectionSchemas = {
     open: z.boolean(),
     chat_records: z.array(z.enum(['prompt', 'completion', 'messages', 'image', 'audio'])).max(5),
     chat_reserve: z.number().int().min(0).max(36500),
+    response_reserve: z.number().int().min(0).max(36500),
   }),
   auto_disabled_error: errorTextSchema,
   not_retry_error: errorTextSchema,

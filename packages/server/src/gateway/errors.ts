@@ -10,6 +10,8 @@ export class GatewayError extends Error {
     readonly type = typeFor(status),
     /** Seconds, for 429 answers. */
     readonly retryAfter?: number,
+    /** The request field at fault, when one is (OpenAI's `param`). */
+    readonly param?: string,
   ) {
     super(message);
   }
@@ -25,11 +27,13 @@ function typeFor(status: number): string {
 }
 
 export const invalidRequest = (message: string, code = 'invalid_request') => new GatewayError(400, code, message);
+/** A 400 naming the request field at fault (OpenAI's `param`), as OpenAI answers bad parameters. */
+export const invalidParam = (param: string, message: string, code = 'invalid_value') => new GatewayError(400, code, message, undefined, undefined, param);
 
 export function sendGatewayError(reply: FastifyReply, error: GatewayError, traceId?: string) {
   if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
   if (traceId) reply.header('x-trace-id', traceId).header('x-request-id', traceId);
-  return reply.status(error.status).send({ error: { message: error.message, type: error.type, code: error.code, param: null } });
+  return reply.status(error.status).send({ error: { message: error.message, type: error.type, code: error.code, param: error.param ?? null } });
 }
 
 /** Fastify's own failures (bad JSON, body too large) and anything unexpected, in the same shape. */

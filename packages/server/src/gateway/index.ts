@@ -6,13 +6,15 @@ import { completions } from './completions';
 import { embeddings, moderations } from './embeddings';
 import { gatewayErrorHandler, GatewayError, sendGatewayError } from './errors';
 import type { Gateway } from './gateway';
-import { imageGenerations, speech } from './media';
+import { imageEdits, imageGenerations, speech } from './media';
 import { anthropicMessages } from './messages';
 import { countMessageTokens } from './messages-count';
 import { toAnthropicErrors, unknownMessagesUrl } from './messages-errors';
 import { listModels, retrieveModel } from './models';
+import { createResponse, readResponse, removeResponse } from './responses';
 import { getTask, submitTask } from './tasks';
-import { transcriptions } from './transcriptions';
+import { rerank } from './rerank';
+import { transcriptions, translations } from './transcriptions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -36,16 +38,23 @@ export async function gatewayApi(app: FastifyInstance, opts: GatewayApiOptions =
   const uploadLimit = opts.uploadBodyLimit ?? UPLOAD_BODY_LIMIT;
   app.setErrorHandler(gatewayErrorHandler);
   app.setNotFoundHandler((request, reply) => sendGatewayError(reply, new GatewayError(404, 'unknown_url', `Unknown request URL: ${request.method} ${request.url.split('?')[0]}.`)));
-  // Uploads stay raw bytes: the transcription route reads the fields it needs and forwards the rest untouched.
+  // Uploads stay raw bytes: the upload routes (audio to text, image edits) read the fields they need and
+  // forward the rest untouched (multipart.ts).
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: uploadLimit }, (_request, body, done) => done(null, body));
   const json = { bodyLimit };
   app.post('/chat/completions', json, (request, reply) => chatCompletions(gw, request, reply));
+  app.post('/responses', json, (request, reply) => createResponse(gw, request, reply));
+  app.get('/responses/*', (request) => readResponse(gw, request));
+  app.delete('/responses/*', (request) => removeResponse(gw, request));
   app.post('/completions', json, (request, reply) => completions(gw, request, reply));
   app.post('/embeddings', json, (request, reply) => embeddings(gw, request, reply));
   app.post('/moderations', json, (request, reply) => moderations(gw, request, reply));
   app.post('/images/generations', json, (request, reply) => imageGenerations(gw, request, reply));
   app.post('/audio/speech', json, (request, reply) => speech(gw, request, reply));
   app.post('/audio/transcriptions', { bodyLimit: uploadLimit }, (request, reply) => transcriptions(gw, request, reply));
+  app.post('/audio/translations', { bodyLimit: uploadLimit }, (request, reply) => translations(gw, request, reply));
+  app.post('/images/edits', { bodyLimit: uploadLimit }, (request, reply) => imageEdits(gw, request, reply));
+  app.post('/rerank', json, (request, reply) => rerank(gw, request, reply));
   // Anthropic's API: its error shape on every /v1/messages* answer, unknown paths and methods included
   // (the scope's not-found handler would answer them in OpenAI's).
   const anthropic = { ...json, onSend: toAnthropicErrors };

@@ -1,5 +1,5 @@
-// Daily housekeeping: call logs past the system config's retention (SPEC §3 log retention days; 0 keeps
-// them forever), expired sessions and spent verification codes. Logs go in small batches
+// Daily housekeeping: call logs and stored responses past the system config's retention (SPEC §3 log
+// retention days; 0 keeps them forever), expired sessions and spent verification codes. Logs go in small batches
 // (jobs/call-log-purge.ts) so the gateway keeps writing while millions of old rows leave. Uploaded
 // images no site config references go once past their grace period (settings/upload-quota.ts).
 import { Cron } from 'croner';
@@ -8,11 +8,10 @@ import { getSysSection } from '../settings/sys-config';
 import { cleanUploads } from '../settings/upload-quota';
 import { purgeAuditLogs } from './audit-purge';
 import { purgeCallLogs, type PurgeOptions } from './call-log-purge';
+import { DAY_MS, purgeOlderThan } from './time-purge';
 
-const DAY_MS = 86_400_000;
-
-export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions = {}): Promise<{ logs: number; uploads: number; audits: number }> {
-  const { chat_reserve } = await getSysSection(ctx.db, 'log');
+export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions = {}): Promise<{ logs: number; uploads: number; audits: number; responses: number }> {
+  const { chat_reserve, response_reserve } = await getSysSection(ctx.db, 'log');
   let logs = 0;
   if (chat_reserve > 0) {
     const cutoff = now - chat_reserve * DAY_MS;
@@ -24,9 +23,12 @@ export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions =
   // Audit rows past the audit log's own retention (sys config audit_log.audit_reserve).
   const audits = await purgeAuditLogs(ctx, now, opts);
   if (audits) ctx.log.info({ audits }, 'deleted audit log rows past their retention');
+  // Stored responses past theirs (log.response_reserve); reads refuse them already (gateway/response-store.ts).
+  const responses = await purgeOlderThan(ctx, 'stored_responses', response_reserve, now, opts);
+  if (responses) ctx.log.info({ responses }, 'deleted stored responses past their retention');
   const uploads = await cleanUploads(ctx, { now });
   if (uploads) ctx.log.info({ uploads }, 'deleted uploads no site config uses');
-  return { logs, uploads, audits };
+  return { logs, uploads, audits, responses };
 }
 
 /** Daily at 2:00; `stop` also ends a purge in progress between two batches, before the database closes. */

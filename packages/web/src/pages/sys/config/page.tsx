@@ -25,11 +25,12 @@ const UNITS: Record<string, Key> = {
   long_timeout: 'cfg.seconds',
   chat_reserve: 'cfg.days',
   audit_reserve: 'cfg.days',
+  response_reserve: 'cfg.days',
   lock_minutes: 'cfg.minutes',
   task_timeout: 'cfg.minutes',
   upload_max_mb: 'cfg.mb',
 };
-const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'model_key_err_disable', 'chat_reserve', 'audit_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron', 'reserved_hosts', 'upload_max_files', 'upload_max_mb', 'required']);
+const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'model_key_err_disable', 'chat_reserve', 'audit_reserve', 'response_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron', 'reserved_hosts', 'upload_max_files', 'upload_max_mb', 'required']);
 const RECORDS = ['prompt', 'completion', 'messages', 'image', 'audio'] as const;
 /** Text lists edited one item per line. */
 const LINES = ['errors', 'reserved_hosts'];

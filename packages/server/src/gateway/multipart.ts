@@ -1,7 +1,10 @@
-// Just enough multipart/form-data (RFC 7578) for /v1/audio/transcriptions: where each part's value sits
-// in the raw body, so the gateway can read `model` to route, measure the file, and swap the model for
-// the upstream's while every other byte (boundary included) goes upstream untouched. A full parser
-// (@fastify/multipart) would stream the file to disk and make us re-encode the form; we never need to.
+// Just enough multipart/form-data (RFC 7578) for the upload endpoints (audio transcriptions and
+// translations, image edits): where each part's value sits in the raw body, so the gateway can read
+// `model` to route, measure the files, and swap the model for the upstream's while every other byte
+// (boundary included) goes upstream untouched. A full parser (@fastify/multipart) would stream the files
+// to disk and make us re-encode the form; we never need to.
+import type { FastifyRequest } from 'fastify';
+import { GatewayError, invalidRequest } from './errors';
 
 export interface Part {
   name: string;
@@ -62,4 +65,46 @@ export function fieldText(body: Buffer, part: Part | undefined): string | undefi
 /** The body with one part's value replaced. */
 export function replaceValue(body: Buffer, part: Part, value: string): Buffer {
   return Buffer.concat([body.subarray(0, part.start), Buffer.from(value, 'utf8'), body.subarray(part.end)]);
+}
+
+/** A multipart request as the upload endpoints read it. */
+export interface Form {
+  body: Buffer;
+  contentType: string;
+  parts: Part[];
+  /** The `model` field (its value is what replaceValue swaps) and its trimmed text. */
+  model: Part;
+  requested: string;
+}
+
+/** The request's form: 415 when it is not multipart, 400 when it does not parse or names no model. */
+export function readForm(request: FastifyRequest, what: string): Form {
+  const contentType = request.headers['content-type'] ?? '';
+  const body = request.body;
+  if (!Buffer.isBuffer(body) || !/^multipart\/form-data/i.test(contentType)) {
+    throw new GatewayError(415, 'unsupported_media_type', `Send the ${what} as multipart/form-data.`);
+  }
+  const parts = readParts(body, contentType);
+  if (!parts) throw invalidRequest('We could not parse the multipart body of your request.', 'invalid_multipart');
+  // One value per name (lists are `name[]`): we read the first, an upstream may read the last, so a second
+  // `model`, `n`, `size` or `file` would be billed as one thing and served as another.
+  const seen = new Set<string>();
+  for (const p of parts) {
+    if (seen.has(p.name) && !p.name.endsWith('[]')) throw new GatewayError(400, 'duplicate_field', `'${p.name}' is given more than once.`, undefined, undefined, p.name);
+    seen.add(p.name);
+  }
+  const model = parts.find((p) => p.name === 'model' && p.filename === undefined);
+  const requested = fieldText(body, model)?.trim();
+  if (!model || !requested) throw new GatewayError(400, 'model_required', 'You must provide a model parameter.', undefined, undefined, 'model');
+  return { body, contentType, parts, model, requested };
+}
+
+/** A text field's value (file parts of that name are not fields); undefined when absent. */
+export function textField(form: Form, name: string): string | undefined {
+  return fieldText(form.body, form.parts.find((p) => p.name === name && p.filename === undefined));
+}
+
+/** The non-empty file parts named `name` (or `name[]`, how SDKs send a list). */
+export function fileParts(form: Form, name: string): Part[] {
+  return form.parts.filter((p) => (p.name === name || p.name === `${name}[]`) && p.end > p.start);
 }

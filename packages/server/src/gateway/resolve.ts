@@ -18,6 +18,8 @@ export const ENDPOINT_TYPES = {
   speech: [ModelType.TextToSpeech, ModelType.MultimodalSpeech],
   transcriptions: [ModelType.SpeechToText, ModelType.MultimodalSpeech],
   moderations: [ModelType.Text, ModelType.Multimodal],
+  // The catalogue has no reranker type: rerankers are catalogued as embedding models (rerank.ts).
+  rerank: [ModelType.Embedding, ModelType.MultimodalEmbedding],
   // Async tasks (core TASK_KIND_TYPE): one model type per kind.
   task_audio: [ModelType.AudioClone],
   task_video: [ModelType.DigitalHuman],

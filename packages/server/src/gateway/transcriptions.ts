@@ -1,5 +1,6 @@
-// POST /v1/audio/transcriptions: a multipart upload, routed by its `model` field and forwarded byte for
-// byte (same boundary) with only the model's value swapped for the upstream's.
+// POST /v1/audio/transcriptions and /v1/audio/translations (speech → English text): a multipart upload,
+// routed by its `model` field and forwarded byte for byte (same boundary) with only the model's value
+// swapped for the upstream's. Both are the same call to the gateway; only the upstream path differs.
 //
 // Priced per second of audio (audio_quota). The seconds are, first found wins:
 //   1. what the upstream says: `duration` (response_format=verbose_json) or `usage.seconds`
@@ -15,9 +16,9 @@ import { estimateTranscription, maxAudioSeconds } from '../billing/estimate';
 import { priceTranscription } from '../billing/price';
 import { asRecord, isRecord, num, str, tryParse } from '../providers/shape';
 import { CallStatus } from './call-log';
-import { GatewayError, invalidRequest } from './errors';
+import { invalidParam } from './errors';
 import type { Gateway } from './gateway';
-import { fieldText, readParts, replaceValue, type Part } from './multipart';
+import { readForm, replaceValue, textField, type Form } from './multipart';
 import { sendPassthrough } from './passthrough';
 import { isFailed } from './relay';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
@@ -52,32 +53,24 @@ function answeredSeconds(json: unknown): number | undefined {
 }
 
 interface Upload {
-  body: Buffer;
-  contentType: string;
-  model: Part;
+  form: Form;
   file: Buffer;
 }
 
-function readUpload(request: FastifyRequest): Upload & { requested: string; prompt: string } {
-  const contentType = request.headers['content-type'] ?? '';
-  const body = request.body;
-  if (!Buffer.isBuffer(body) || !/^multipart\/form-data/i.test(contentType)) {
-    throw new GatewayError(415, 'unsupported_media_type', 'Send the audio as multipart/form-data.');
-  }
-  const parts = readParts(body, contentType);
-  if (!parts) throw invalidRequest('We could not parse the multipart body of your request.', 'invalid_multipart');
-  const model = parts.find((p) => p.name === 'model' && p.filename === undefined);
-  const requested = fieldText(body, model)?.trim();
-  if (!model || !requested) throw new GatewayError(400, 'model_required', 'You must provide a model parameter.');
-  const file = parts.find((p) => p.name === 'file');
-  if (!file || file.end <= file.start) throw invalidRequest("'file' must be a non-empty audio file.", 'invalid_file');
-  const prompt = fieldText(body, parts.find((p) => p.name === 'prompt' && p.filename === undefined)) ?? '';
-  return { body, contentType, model, file: body.subarray(file.start, file.end), requested, prompt: prompt || `[audio ${file.filename ?? 'file'}, ${file.end - file.start} bytes]` };
+function readUpload(request: FastifyRequest): Upload & { prompt: string } {
+  const form = readForm(request, 'audio');
+  const part = form.parts.find((p) => p.name === 'file');
+  if (!part || part.end <= part.start) throw invalidParam('file', "'file' must be a non-empty audio file.", 'invalid_file');
+  const prompt = textField(form, 'prompt') ?? '';
+  return { form, file: form.body.subarray(part.start, part.end), prompt: prompt || `[audio ${part.filename ?? 'file'}, ${part.end - part.start} bytes]` };
 }
 
-async function attempt(gw: Gateway, ctx: AttemptContext, upload: Upload): Promise<Finished | Failed> {
-  const raw = replaceValue(upload.body, upload.model, ctx.route.target.model);
-  const res = await sendPassthrough(gw, ctx, 'audio/transcriptions', { raw, contentType: upload.contentType });
+type AudioEndpoint = 'audio/transcriptions' | 'audio/translations';
+
+async function attempt(gw: Gateway, ctx: AttemptContext, endpoint: AudioEndpoint, upload: Upload): Promise<Finished | Failed> {
+  const { form } = upload;
+  const raw = replaceValue(form.body, form.model, ctx.route.target.model);
+  const res = await sendPassthrough(gw, ctx, endpoint, { raw, contentType: form.contentType });
   if (isFailed(res)) return res;
   const header = res.headers['content-type'];
   const type = (Array.isArray(header) ? header[0] : header) ?? 'application/json';
@@ -102,15 +95,18 @@ async function attempt(gw: Gateway, ctx: AttemptContext, upload: Upload): Promis
   return done;
 }
 
-export function transcriptions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
+function audioToText(gw: Gateway, request: FastifyRequest, reply: FastifyReply, endpoint: AudioEndpoint) {
   const upload = readUpload(request);
   return runCall(gw, request, reply, {
     endpoint: 'transcriptions',
-    path: '/v1/audio/transcriptions',
-    requested: upload.requested,
+    path: `/v1/${endpoint}`,
+    requested: upload.form.requested,
     stream: false,
     prompt: upload.prompt,
     estimate: (r) => estimateTranscription({ quotas: r.model.quotas, seconds: maxAudioSeconds(upload.file.length), discountBp: r.discountBp }).quota,
-    attempt: (ctx) => attempt(gw, ctx, upload),
+    attempt: (ctx) => attempt(gw, ctx, endpoint, upload),
   });
 }
+
+export const transcriptions = (gw: Gateway, request: FastifyRequest, reply: FastifyReply) => audioToText(gw, request, reply, 'audio/transcriptions');
+export const translations = (gw: Gateway, request: FastifyRequest, reply: FastifyReply) => audioToText(gw, request, reply, 'audio/translations');

@@ -51,10 +51,42 @@ export const gatewaySchemas: Record<string, Schema> = {
   Model: obj({ id: str(), object: { const: 'model' }, created: int(), owned_by: str() }, ['id', 'object', 'created', 'owned_by']),
   ModelList: obj({ object: { const: 'list' }, data: arr(ref('Model')) }),
   ImageRequest: obj({ model: str(), prompt: str(), n: int(), size: str('e.g. 1024x1024'), quality: str(), response_format: { type: 'string', enum: ['url', 'b64_json'] }, stream: { ...bool, description: 'true is refused with 400 unsupported_parameter (streamed images are not relayed).' } }, ['model', 'prompt']),
+  ImageEditRequest: obj(
+    {
+      image: { oneOf: [{ type: 'string', contentMediaType: 'application/octet-stream' }, arr({ type: 'string', contentMediaType: 'application/octet-stream' })], description: 'One image, or several as `image[]` parts.' },
+      mask: { type: 'string', contentMediaType: 'application/octet-stream' },
+      model: str(),
+      prompt: str(),
+      n: int(),
+      size: str('e.g. 1024x1024'),
+      quality: str(),
+      response_format: { type: 'string', enum: ['url', 'b64_json'] },
+      stream: { ...bool, description: 'true is refused with 400 unsupported_parameter (streamed images are not relayed).' },
+    },
+    ['image', 'model', 'prompt'],
+  ),
   ImageList: obj({ created: int(), data: arr(obj({ url: str(), b64_json: str(), revised_prompt: str() })) }),
   SpeechRequest: obj({ model: str(), input: str(), voice: str(), response_format: str('mp3, opus, aac, flac, wav, pcm'), speed: num }, ['model', 'input']),
   TranscriptionRequest: obj({ file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The audio file.' }, model: str(), language: str(), prompt: str(), response_format: str('json, text, srt, verbose_json, vtt'), temperature: num }, ['file', 'model']),
   Transcription: obj({ text: str() }, ['text']),
+  TranslationRequest: obj({ file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The audio file.' }, model: str(), prompt: str(), response_format: str('json, text, srt, verbose_json, vtt'), temperature: num }, ['file', 'model']),
+  RerankRequest: obj(
+    {
+      model: str('A reranker of the catalogue (an embedding-type model).'),
+      query: str(),
+      documents: { ...arr({ oneOf: [str(), obj({ text: str() }, ['text'])] }), minItems: 1, maxItems: 1000 },
+      top_n: { ...int('How many results to return (all by default).'), minimum: 1 },
+      return_documents: bool,
+    },
+    ['model', 'query', 'documents'],
+  ),
+  RerankResult: obj({
+    id: str(),
+    model: str(),
+    results: arr(obj({ index: int('Position in `documents`.'), relevance_score: num, document: obj({ text: str() }) }, ['index', 'relevance_score'])),
+    usage: obj({ total_tokens: int() }),
+    meta: obj({ billed_units: obj({ search_units: int() }) }),
+  }),
   ModerationRequest: obj({ model: str(), input: { oneOf: [str(), arr(str())] } }, ['input']),
   ModerationResult: obj({ id: str(), model: str(), results: arr(obj({ flagged: bool, categories: obj({}), category_scores: obj({}) })) }),
   AnthropicMessageRequest: obj(
@@ -142,6 +174,18 @@ export const gatewayPaths: Record<string, Record<string, unknown>> = {
   '/v1/audio/speech': { post: { operationId: 'gatewaySpeech', ...op('Text to speech (the audio bytes, with the upstream content type)', ref('SpeechRequest'), { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } }) } },
   '/v1/audio/transcriptions': {
     post: { operationId: 'gatewayTranscriptions', ...op('Speech to text (multipart upload)', ref('TranscriptionRequest'), { ...json(ref('Transcription')), 'text/plain': { schema: str() } }, { requestType: 'multipart/form-data' }) },
+  },
+  '/v1/images/edits': { post: { operationId: 'gatewayImageEdits', ...op('Image edit (multipart upload), billed like image generation', ref('ImageEditRequest'), json(ref('ImageList')), { requestType: 'multipart/form-data' }) } },
+  '/v1/audio/translations': {
+    post: { operationId: 'gatewayTranslations', ...op('Speech to English text (multipart upload), billed like transcriptions', ref('TranslationRequest'), { ...json(ref('Transcription')), 'text/plain': { schema: str() } }, { requestType: 'multipart/form-data' }) },
+  },
+  '/v1/rerank': {
+    post: {
+      operationId: 'gatewayRerank',
+      ...op('Rerank documents by relevance to a query (Cohere/Jina shape)', ref('RerankRequest'), json(ref('RerankResult')), {
+        description: 'OpenAI-family hosts that serve /v1/rerank only. Billed by the model\'s prompt price on the tokens the upstream reports (counted when it reports none), or, for a fixed-price model, its fixed quota per search unit (up to 100 documents).',
+      }),
+    },
   },
   '/v1/moderations': { post: { operationId: 'gatewayModerations', ...op('Moderation', ref('ModerationRequest'), json(ref('ModerationResult'))) } },
   '/v1/messages': { post: { operationId: 'gatewayAnthropicMessages', ...op('Anthropic Messages API (JSON or SSE stream); errors in the Anthropic shape', ref('AnthropicMessageRequest'), { ...json(ref('AnthropicMessage')), ...sse }, { anthropic: true }) } },

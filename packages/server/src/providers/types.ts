@@ -132,7 +132,8 @@ export interface ChatAdapter<State> {
 }
 
 /** OpenAI endpoints other than chat, passed through with the model replaced (OpenAI-family only). */
-export type PassthroughEndpoint = 'completions' | 'embeddings' | 'images/generations' | 'audio/speech' | 'audio/transcriptions' | 'moderations';
+export type PassthroughEndpoint = 'completions' | 'embeddings' | 'images/generations' | 'audio/speech' | 'audio/transcriptions' | 'moderations'
+  | 'rerank' | 'images/edits' | 'audio/translations';
 
 /** Where a provider's async task stands (digital human, audio clone, video second creation). */
 export interface UpstreamTaskState {

@@ -1,8 +1,21 @@
 // OpenAI chat ⇄ Anthropic Messages (the non-stream half; stream.ts converts the event stream).
-import { contentText, isRecord, nowSeconds, num, parseArguments, parseDataUrl } from '../shape';
+//
+// response_format (Messages has no JSON mode that every Claude model takes): the answer is asked for as
+// the input of a forced tool, OUTPUT_TOOL, whose input_schema is the client's json_schema — or, for
+// json_object, any object (a tool input is always a JSON object, so the answer is valid JSON, which a
+// system instruction could not promise). That tool_use comes back as the message's text content (its
+// input as a JSON string) with finish_reason `stop`; streamed, its input_json_delta pieces are content
+// deltas. The adapter sees the answer without the request, so the tool is recognised by its name alone.
+// With the client's own tools:
+// - tool_choice absent or `auto`: the output tool joins them and Claude must call one of them (`any`):
+//   a client tool (tool_calls, as usual) or the answer (content);
+// - `none`: the output tool is forced, the client's tools stay listed but uncalled;
+// - `required` or a named function: the client wants a tool call now; the output tool is left out.
+import { asRecord, contentText, isRecord, nowSeconds, num, parseArguments, parseDataUrl, str } from '../shape';
 import type { ChatMessage, ChatRequest, ChatResponse, ContentPart, ToolCall, Usage } from '../types';
-import type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicResponse, AnthropicToolChoice, AnthropicUsage } from './wire';
+import type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicResponse, AnthropicTool, AnthropicToolChoice, AnthropicUsage } from './wire';
 import { DEFAULT_MAX_TOKENS } from './wire';
+import { budgetOfEffort } from '../reasoning';
 
 function imageBlock(url: string): AnthropicBlock {
   const data = parseDataUrl(url);
@@ -64,6 +77,26 @@ function toolChoice(choice: unknown, parallel: unknown): AnthropicToolChoice | u
   return parallel === false ? { type: 'auto', disable_parallel_tool_use: true } : undefined;
 }
 
+/** The tool that carries a response_format answer; a name no client tool is expected to have. */
+export const OUTPUT_TOOL = 'structured_output';
+
+/** response_format → the output tool; undefined for `text`, none, or a type we do not know. */
+export function outputTool(format: unknown): AnthropicTool | undefined {
+  const f = asRecord(format);
+  const anyObject = { type: 'object', additionalProperties: true };
+  if (f.type === 'json_object') return { name: OUTPUT_TOOL, description: 'Give your whole answer as a JSON object: the input of this tool.', input_schema: anyObject };
+  if (f.type !== 'json_schema') return undefined;
+  const spec = asRecord(f.json_schema);
+  const name = str(spec.name);
+  const description = [`Give your whole answer as ${name ? `a \`${name}\`` : 'an'} object: the input of this tool.`, str(spec.description)].filter(Boolean).join(' ');
+  // `$schema` only names a dialect (zod's says draft-07); Messages reads every schema as draft 2020-12.
+  const schema = isRecord(spec.schema) ? Object.fromEntries(Object.entries(spec.schema).filter(([k]) => k !== '$schema')) : anyObject;
+  return { name: OUTPUT_TOOL, description, input_schema: schema };
+}
+
+/** Whether the client's tool_choice leaves room for the output tool (see the header). */
+const outputAllowed = (choice: unknown) => choice === undefined || choice === null || choice === 'auto' || choice === 'none';
+
 export function toAnthropicRequest(model: string, req: ChatRequest): AnthropicRequest {
   const body: AnthropicRequest = { model, messages: toAnthropicMessages(req.messages), max_tokens: req.max_completion_tokens ?? req.max_tokens ?? DEFAULT_MAX_TOKENS };
   const system = systemText(req.messages);
@@ -81,12 +114,42 @@ export function toAnthropicRequest(model: string, req: ChatRequest): AnthropicRe
     const choice = toolChoice(req.tool_choice, req.parallel_tool_calls);
     if (choice) body.tool_choice = choice;
   }
+  const output = outputTool(req.response_format);
+  if (output && outputAllowed(req.tool_choice)) {
+    const own = body.tools ?? [];
+    body.tools = [...own, output];
+    const noParallel = req.parallel_tool_calls === false ? { disable_parallel_tool_use: true } : {};
+    body.tool_choice = own.length && req.tool_choice !== 'none' ? { type: 'any', ...noParallel } : { type: 'tool', name: OUTPUT_TOOL };
+  }
   if (typeof req.user === 'string' && req.user) body.metadata = { user_id: req.user };
+  const thinking = thinkingFor(req, body);
+  if (thinking) {
+    body.thinking = thinking;
+    // Claude takes no sampling settings while it thinks.
+    delete body.temperature;
+    delete body.top_p;
+  }
   return body;
 }
 
-/** stop_reason → finish_reason. refusal is Claude declining for safety, which OpenAI calls a filter. */
-export function finishReason(stop: string | null | undefined): string | null {
+/**
+ * reasoning_effort → extended thinking, where Claude can take it as chat clients use it: the budget fits
+ * under max_tokens (never raised past what the client capped and the gateway reserved), no tool is forced
+ * (thinking refuses a forced tool_choice), and the conversation has no earlier tool call — Claude wants
+ * the signed thinking blocks of a tool loop back, and chat clients do not keep them.
+ */
+function thinkingFor(req: ChatRequest, body: AnthropicRequest): { type: 'enabled'; budget_tokens: number } | undefined {
+  const wanted = budgetOfEffort(req.reasoning_effort);
+  if (!wanted) return undefined;
+  const budget = Math.min(wanted, body.max_tokens - 1);
+  const forced = body.tool_choice?.type === 'any' || body.tool_choice?.type === 'tool';
+  if (budget < 1024 || forced || req.messages.some((m) => m.tool_calls?.length)) return undefined;
+  return { type: 'enabled', budget_tokens: budget };
+}
+
+/** stop_reason → finish_reason. refusal is Claude declining for safety, which OpenAI calls a filter.
+ *  `answered`: the only tool called was the output tool, so the answer is complete text (`stop`). */
+export function finishReason(stop: string | null | undefined, answered = false): string | null {
   switch (stop) {
     case null:
     case undefined:
@@ -95,7 +158,7 @@ export function finishReason(stop: string | null | undefined): string | null {
     case 'model_context_window_exceeded':
       return 'length';
     case 'tool_use':
-      return 'tool_calls';
+      return answered ? 'stop' : 'tool_calls';
     case 'refusal':
       return 'content_filter';
     default:
@@ -120,16 +183,20 @@ export function fromAnthropicResponse(json: unknown, created = nowSeconds()): { 
   let text = '';
   let reasoning = '';
   const calls: ToolCall[] = [];
+  let output: string | undefined;
   for (const b of res.content) {
     if (b.type === 'text') text += b.text;
     else if (b.type === 'thinking') reasoning += b.thinking;
+    else if (b.type === 'tool_use' && b.name === OUTPUT_TOOL) output = JSON.stringify(b.input ?? {});
     else if (b.type === 'tool_use') calls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
   }
-  const message: ChatResponse['choices'][number]['message'] = { role: 'assistant', content: calls.length && !text ? null : text };
+  // The structured answer is the content: any text around it would make it unparseable.
+  const content = output ?? (calls.length && !text ? null : text);
+  const message: ChatResponse['choices'][number]['message'] = { role: 'assistant', content };
   if (calls.length) message.tool_calls = calls;
   if (reasoning) message.reasoning_content = reasoning;
   const usage = isRecord(res.usage) ? anthropicUsage(res.usage) : undefined;
-  const body: ChatResponse = { id: res.id, object: 'chat.completion', created, model: res.model, choices: [{ index: 0, message, finish_reason: finishReason(res.stop_reason) }] };
+  const body: ChatResponse = { id: res.id, object: 'chat.completion', created, model: res.model, choices: [{ index: 0, message, finish_reason: finishReason(res.stop_reason, output !== undefined && !calls.length) }] };
   if (usage) body.usage = usage;
   return { body, usage };
 }

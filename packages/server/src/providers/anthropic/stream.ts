@@ -4,7 +4,7 @@
 import { asRecord, isRecord, nowSeconds, num, str, tryParse } from '../shape';
 import type { ChatChunk, StreamEvent, StreamStep, ToolCall, Usage } from '../types';
 import { statusOfErrorType } from './api';
-import { anthropicUsage, finishReason } from './chat';
+import { anthropicUsage, finishReason, OUTPUT_TOOL } from './chat';
 import type { AnthropicUsage } from './wire';
 
 export interface AnthropicStreamState {
@@ -15,10 +15,12 @@ export interface AnthropicStreamState {
   usage: AnthropicUsage;
   /** Content block index → OpenAI tool_calls index, for blocks that are tool_use. */
   toolIndex: Map<number, number>;
+  /** Content block indexes of the response_format output tool (chat.ts): their input is the content. */
+  outputBlocks: Set<number>;
 }
 
 export function newAnthropicStreamState(created = nowSeconds()): AnthropicStreamState {
-  return { id: '', model: '', created, usage: {}, toolIndex: new Map() };
+  return { id: '', model: '', created, usage: {}, toolIndex: new Map(), outputBlocks: new Set() };
 }
 
 /** Later usage fields overwrite earlier ones; absent or null fields keep what was seen. */
@@ -44,6 +46,10 @@ function usageChunk(state: AnthropicStreamState, usage: Usage): ChatChunk {
 
 function blockStart(state: AnthropicStreamState, index: number, block: Record<string, unknown>): ChatChunk[] {
   if (block.type !== 'tool_use') return [];
+  if (block.name === OUTPUT_TOOL) {
+    state.outputBlocks.add(index);
+    return [];
+  }
   const toolIndex = state.toolIndex.size;
   state.toolIndex.set(index, toolIndex);
   return [chunk(state, { tool_calls: [{ index: toolIndex, id: str(block.id) ?? '', type: 'function', function: { name: str(block.name) ?? '', arguments: '' } }] })];
@@ -56,6 +62,7 @@ function blockDelta(state: AnthropicStreamState, index: number, delta: Record<st
     case 'thinking_delta':
       return [chunk(state, { reasoning_content: str(delta.thinking) ?? '' })];
     case 'input_json_delta': {
+      if (state.outputBlocks.has(index)) return [chunk(state, { content: str(delta.partial_json) ?? '' })];
       const toolIndex = state.toolIndex.get(index);
       if (toolIndex === undefined) return [];
       // OpenAI sends the name only in a call's first delta; the contract types it as always present.
@@ -86,7 +93,8 @@ export function parseAnthropicStreamEvent(event: StreamEvent, state: AnthropicSt
     case 'message_delta': {
       const changed = mergeAnthropicUsage(state.usage, json.usage);
       const stop = str(asRecord(json.delta).stop_reason);
-      const step: StreamStep = { chunks: stop ? [chunk(state, {}, finishReason(stop))] : [] };
+      const answered = state.outputBlocks.size > 0 && state.toolIndex.size === 0;
+      const step: StreamStep = { chunks: stop ? [chunk(state, {}, finishReason(stop, answered))] : [] };
       if (changed) step.usage = anthropicUsage(state.usage);
       return step;
     }

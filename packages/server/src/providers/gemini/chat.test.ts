@@ -125,3 +125,11 @@ describe('Gemini answer → OpenAI chat response', () => {
     expect(() => fromGeminiResponse({ foo: 1 })).toThrow(/not a Gemini answer/);
   });
 });
+
+describe('reasoning_effort → thinkingConfig', () => {
+  it('asks for a budget by effort and for the thoughts', () => {
+    const body = toGeminiRequest({ model: 'g', messages: [{ role: 'user', content: 'x' }], reasoning_effort: 'low' });
+    expect(body.generationConfig).toMatchObject({ thinkingConfig: { thinkingBudget: 2048, includeThoughts: true } });
+    expect(toGeminiRequest({ model: 'g', messages: [{ role: 'user', content: 'x' }] }).generationConfig?.thinkingConfig).toBeUndefined();
+  });
+});

@@ -2,6 +2,7 @@
 import { asArray, asRecord, contentText, isRecord, nowSeconds, num, parseArguments, parseDataUrl, randomId, str, tryParse } from '../shape';
 import type { ChatChoice, ChatMessage, ChatRequest, ChatResponse, ContentPart, ToolCall, Usage } from '../types';
 import type { GeminiContent, GeminiPart, GeminiRequest } from './wire';
+import { budgetOfEffort } from '../reasoning';
 
 const IMAGE_TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', webp: 'image/webp', heic: 'image/heic', heif: 'image/heif' };
 
@@ -91,6 +92,8 @@ function generationConfig(req: ChatRequest): Record<string, unknown> {
     frequencyPenalty: req.frequency_penalty,
     responseMimeType: format.type === 'json_object' || format.type === 'json_schema' ? 'application/json' : undefined,
     responseJsonSchema: schema,
+    // An effort becomes a thinking budget, and the thoughts come back as reasoning_content.
+    thinkingConfig: budgetOfEffort(req.reasoning_effort) ? { thinkingBudget: budgetOfEffort(req.reasoning_effort), includeThoughts: true } : undefined,
   };
   return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined));
 }

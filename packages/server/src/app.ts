@@ -11,6 +11,7 @@ import { consoleApi } from './console/index';
 import { decorateRouteList } from './http/route-registry';
 import { Gateway } from './gateway/gateway';
 import { gatewayApi } from './gateway/index';
+import { geminiNativeApi } from './gateway/gemini-native-routes';
 import { createDb, migrateToLatest } from './db/index';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startVipJob } from './vip/rules';
@@ -21,7 +22,7 @@ import { createMailer } from './mail/mailer';
 import { redisMode } from './redis/mode';
 import { registerOperations } from './ops/index';
 import { loggingOptions, REQUEST_ID_LABEL } from './ops/logging';
-import { Metrics } from './ops/metrics';
+import { faceOf, Metrics } from './ops/metrics';
 import { XSRF_COOKIE } from './http/session';
 import { registerJsonBody } from './http/json-body';
 import { securityHeaders } from './http/security-headers';
@@ -104,7 +105,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   registerJsonBody(app);
   // The console's axios sends this cookie back as X-XSRF-TOKEN (SPEC §7); checked on signed-in POSTs.
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.cookies[XSRF_COOKIE] && !request.url.startsWith('/v1/')) {
+    if (!request.cookies[XSRF_COOKIE] && faceOf(request.url) !== 'gateway') {
       reply.setCookie(XSRF_COOKIE, randomToken(24), { path: '/', sameSite: 'strict', httpOnly: false });
     }
   });
@@ -121,5 +122,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
     await site.register(webConsole, { dist: config.webDist });
   });
   await app.register(gatewayApi, { prefix: '/v1', bodyLimit: config.gatewayBodyLimit, uploadBodyLimit: config.gatewayUploadLimit });
+  // Google's Gemini API (Gemini CLI, @google/genai): its own scope, errors and `?key=` (gemini-native-routes.ts).
+  await app.register(geminiNativeApi, { prefix: '/v1beta', bodyLimit: config.gatewayBodyLimit });
   return app;
 }

@@ -172,6 +172,12 @@ describe.each(dialects)('the Anthropic surface of the gateway on %s', (dialect) 
     });
   });
 
+  it("refuses Anthropic's server tools by name when the upstream is not Anthropic, calling no upstream", async () => {
+    const request = client.messages.create({ model: 'gpt-test', max_tokens: 64, messages: [{ role: 'user', content: 'search the web' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] });
+    await expect(request).rejects.toMatchObject({ status: 400, error: { type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('web_search_20250305') } } });
+    expect(w.mock.requests).toHaveLength(0);
+  });
+
   describe('anthropic-version and anthropic-beta', () => {
     const seen = (path: string) => w.mock.requests.filter((r) => r.path === path).map((r) => [r.headers['anthropic-version'], r.headers['anthropic-beta']]);
 

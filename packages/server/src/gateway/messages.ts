@@ -9,13 +9,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { estimateChat } from '../billing/estimate';
 import { countChatPrompt } from '../billing/tokens';
-import { anthropicToChatRequest, buildMessagesRequest, chatResponseToAnthropic, messagesStreamUsage, messagesUsage, toAnthropicUsage } from '../providers/anthropic/messages';
+import { anthropicToChatRequest, buildMessagesRequest, serverTools, chatResponseToAnthropic, messagesStreamUsage, messagesUsage, toAnthropicUsage } from '../providers/anthropic/messages';
 import { chunkToAnthropicEvents, finishAnthropicEvents, newMessagesSseState } from '../providers/anthropic/messages-stream';
 import { statusOfErrorType, type AnthropicClientHeaders } from '../providers/anthropic/api';
 import type { AnthropicUsage } from '../providers/anthropic/wire';
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { ChatRequest, Usage } from '../providers/types';
-import { chatJsonAttempt, chatStreamAttempt, lastUserText, settleChat, type ChatWriter } from './chat';
+import { chatJsonAttempt, chatStreamAttempt, lastUserText, settledAnswer, type ChatWriter } from './chat';
 import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
@@ -52,17 +52,12 @@ function blocksText(content: unknown): string {
     .join('');
 }
 
-const finishedWith = (ctx: AttemptContext, chat: ChatRequest, upstream: Usage | undefined, completion: string, aborted: boolean, status: number): Finished => {
-  const { usage, price } = settleChat(ctx, chat, upstream, completion, aborted);
-  return { kind: 'finished', status, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
-};
-
 async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, client: AnthropicClientHeaders): Promise<Finished | Failed> {
   const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: false }, client));
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json) || !Array.isArray(json.content)) return badUpstreamBody();
-  const done = finishedWith(ctx, chat, messagesUsage(json), blocksText(json.content), false, CallStatus.Success);
+  const done = settledAnswer(ctx, chat, messagesUsage(json), blocksText(json.content), false, CallStatus.Success);
   json.model = ctx.plan.requested;
   await ctx.finish(done);
   ctx.reply.header('content-type', 'application/json').send(json);
@@ -110,7 +105,7 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
   } catch (err) {
     if (ctx.signal.aborted) {
       sse.end();
-      return { ...finishedWith(ctx, chat, undefined, completion, true, CallStatus.Aborted), errMsg: 'client closed the connection' };
+      return { ...settledAnswer(ctx, chat, undefined, completion, true, CallStatus.Aborted), errMsg: 'client closed the connection' };
     }
     if (!sse.started) return brokenStream(err);
     midError = `The upstream stream broke: ${(err as Error).message}`;
@@ -118,7 +113,7 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
   }
   if (!sse.started) return emptyStream();
   const aborted = midError !== undefined;
-  const settled = finishedWith(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
+  const settled = settledAnswer(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
   const done = aborted ? { ...settled, errMsg: midError } : settled;
   await ctx.finish(done);
   if (stop) await sse.write(stop);
@@ -174,6 +169,7 @@ export function anthropicMessages(gw: Gateway, request: FastifyRequest, reply: F
   const chat = anthropicToChatRequest(body);
   const stream = body.stream === true;
   const client = anthropicClientHeaders(request);
+  const hosted = serverTools(body);
   return runCall(gw, request, reply, {
     endpoint: 'chat',
     path: '/v1/messages',
@@ -185,6 +181,7 @@ export function anthropicMessages(gw: Gateway, request: FastifyRequest, reply: F
     estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }).quota,
     attempt(ctx) {
       if (ctx.route.family === 'anthropic') return stream ? nativeStream(gw, ctx, body, chat, client) : nativeJson(gw, ctx, body, chat, client);
+      if (hosted.length) throw invalidRequest(`The model \`${body.model}\` cannot run Anthropic's server tools (${hosted.join(', ')}): its upstream is not Anthropic.`, 'unsupported_parameter');
       return stream ? chatStreamAttempt(gw, ctx, chat, anthropicWriter(ctx, chat)) : chatJsonAttempt(gw, ctx, chat, anthropicWriter(ctx, chat));
     },
   });

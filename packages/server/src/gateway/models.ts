@@ -5,6 +5,7 @@ import { usableGroups, usableModels } from '../catalogue/access';
 import { admit } from './admit';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
+import type { SnapModel } from './snapshot';
 
 /** OpenAI's Model object. */
 interface ModelObject {
@@ -14,7 +15,8 @@ interface ModelObject {
   owned_by: string;
 }
 
-function modelsOf(gw: Gateway, request: FastifyRequest): ModelObject[] {
+/** The models the presented key may call (admission first); the Gemini-native list shares it. */
+export function callerModels(gw: Gateway, request: FastifyRequest): SnapModel[] {
   const { snapshot } = gw;
   const caller = admit(snapshot, request);
   const groups = usableGroups(caller.user, [...snapshot.groups.values()], Date.now(), caller.vip);
@@ -23,7 +25,12 @@ function modelsOf(gw: Gateway, request: FastifyRequest): ModelObject[] {
   const usable = usableModels(caller.user, bound ? groups.filter((g) => g.id === bound) : groups, [...snapshot.models.values()]).filter(
     ({ model, group }) => (!bound || group) && (!allow.length || allow.includes(model.id)),
   );
-  return usable.map(({ model }) => ({ id: model.name, object: 'model', created: Math.floor(model.created_at / 1000), owned_by: snapshot.corps.get(model.corp)?.name ?? 'system' }));
+  return usable.map(({ model }) => model);
+}
+
+function modelsOf(gw: Gateway, request: FastifyRequest): ModelObject[] {
+  const corps = gw.snapshot.corps;
+  return callerModels(gw, request).map((model) => ({ id: model.name, object: 'model', created: Math.floor(model.created_at / 1000), owned_by: corps.get(model.corp)?.name ?? 'system' }));
 }
 
 export function listModels(gw: Gateway, request: FastifyRequest) {

@@ -8,7 +8,10 @@ import type { NewCallLog } from '../db/schema';
 /** Which part of the product a request is for. */
 export type Face = 'console' | 'gateway' | 'other';
 
-export const faceOf = (url: string): Face => (url.startsWith('/v1/') || url === '/v1' ? 'gateway' : url.startsWith('/api/') ? 'console' : 'other');
+/** /v1 (OpenAI and Anthropic protocols) and /v1beta (Gemini's) are the gateway; a query may follow either. */
+const GATEWAY_PATH = /^\/v1(?:beta)?(?:[/?]|$)/;
+
+export const faceOf = (url: string): Face => (GATEWAY_PATH.test(url) ? 'gateway' : url.startsWith('/api/') ? 'console' : 'other');
 
 /** 2xx, 4xx, …; 0 (no HTTP answer: refused, reset, timed out) is `network`. */
 export const statusClass = (status: number): string => (status > 0 ? `${Math.floor(status / 100)}xx` : 'network');

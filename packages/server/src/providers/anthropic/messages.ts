@@ -53,6 +53,14 @@ function textOf(content: unknown): string {
     .join('');
 }
 
+const isClientTool = (t: Record<string, unknown>) => t.type === undefined || t.type === 'custom';
+
+/** Anthropic's server tools in a request (web_search_…, code_execution_…, bash_…): only an Anthropic
+ *  upstream runs them, so a converted request that asks for one is refused by name (gateway/messages.ts). */
+export function serverTools(body: Record<string, unknown>): string[] {
+  return asArray(body.tools).filter(isRecord).filter((t) => !isClientTool(t)).map((t) => String(t.type));
+}
+
 /** One Anthropic turn → OpenAI messages: tool_result blocks become `tool` messages (placed first, as
  *  OpenAI wants them right after the assistant's tool_calls); thinking blocks are dropped. */
 function fromTurn(role: string, content: unknown): ChatMessage[] {
@@ -99,7 +107,7 @@ export function anthropicToChatRequest(body: unknown): ChatRequest {
   const stop = asArray(b.stop_sequences).filter((s): s is string => typeof s === 'string');
   if (stop.length) req.stop = stop;
   if (b.stream === true) req.stream = true;
-  const tools = asArray(b.tools).filter(isRecord).filter((t) => str(t.name) && (t.type === undefined || t.type === 'custom'));
+  const tools = asArray(b.tools).filter(isRecord).filter((t) => str(t.name) && isClientTool(t));
   if (tools.length) {
     req.tools = tools.map((t) => ({ type: 'function', function: { name: str(t.name) ?? '', description: str(t.description), parameters: t.input_schema } }));
     const choice = toolChoiceOf(b.tool_choice);

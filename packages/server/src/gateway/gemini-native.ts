@@ -1,0 +1,171 @@
+// POST /v1beta/models/{model}:generateContent and :streamGenerateContent: Google's Gemini API for Gemini
+// clients (Gemini CLI, @google/genai), the key as x-goog-api-key or ?key=.
+// - The route's family is gemini: the client's body goes upstream as is (the model is in the URL, so
+//   only the URL names the upstream's model; the preset config is not applied, it is written for chat
+//   bodies), usage read from usageMetadata, the events relayed as they come with modelVersion rewritten.
+// - Any other family: the request becomes an OpenAI chat request for that family's chat adapter
+//   (chat.ts's attempts), and the answer is written back as GenerateContentResponse(s).
+// - Without `alt=sse`, Google streams one JSON array of responses. The gateway answers that form with a
+//   whole answer in a one-element array (upstream called without streaming); SSE streams for real.
+// Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
+// client in Google's shape (gemini-native-errors.ts).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { estimateChat } from '../billing/estimate';
+import { geminiHeaders, geminiUrl, mapGeminiError } from '../providers/gemini/api';
+import { geminiUsage } from '../providers/gemini/chat';
+import { chatResponseToGemini, geminiAnswerText, geminiToChatRequest, hostedTools, wantsThoughts } from '../providers/gemini/ingress';
+import { chunkToGeminiEvents, finishGeminiEvent, newGeminiSseState } from '../providers/gemini/ingress-stream';
+import { asArray, asRecord, isRecord, tryParse, type Json } from '../providers/shape';
+import type { ChatRequest, Usage } from '../providers/types';
+import { CallStatus } from './call-log';
+import { chatJsonAttempt, chatStreamAttempt, lastUserText, settledAnswer, type ChatWriter } from './chat';
+import { invalidRequest } from './errors';
+import type { Gateway } from './gateway';
+import { googleErrorEvent } from './gemini-native-errors';
+import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
+import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import { formatEvent, readEvents } from './sse';
+
+/** How the answer goes out: one JSON response, SSE events, or (stream without alt=sse) a JSON array. */
+export type GeminiAnswerForm = 'json' | 'sse' | 'array';
+
+const ROLES = new Set(['user', 'model', 'function']);
+const NUMBERS = ['maxOutputTokens', 'temperature', 'topP', 'topK', 'candidateCount', 'presencePenalty', 'frequencyPenalty', 'seed'];
+
+/** The shape a GenerateContentRequest needs before anything reads it; messages name the field like Google's. */
+export function checkGeminiBody(body: unknown): Json {
+  if (!isRecord(body)) throw invalidRequest('The request body must be a JSON object.');
+  if (!Array.isArray(body.contents) || body.contents.length === 0) throw invalidRequest('contents: must be a non-empty array of Content objects.', 'invalid_contents');
+  body.contents.forEach((c, i) => {
+    if (!isRecord(c)) throw invalidRequest(`contents[${i}]: must be a Content object.`, 'invalid_contents');
+    if (c.role !== undefined && !(typeof c.role === 'string' && ROLES.has(c.role))) throw invalidRequest(`contents[${i}].role: must be "user" or "model".`, 'invalid_contents');
+    if (!Array.isArray(c.parts) || c.parts.length === 0 || !c.parts.every(isRecord)) throw invalidRequest(`contents[${i}].parts: must be a non-empty array of Part objects.`, 'invalid_contents');
+  });
+  const config = body.generationConfig;
+  if (config !== undefined && !isRecord(config)) throw invalidRequest('generationConfig: must be an object.', 'invalid_type');
+  for (const f of NUMBERS) {
+    const v = asRecord(config)[f];
+    if (v !== undefined && v !== null && typeof v !== 'number') throw invalidRequest(`generationConfig.${f}: must be a number.`, 'invalid_type');
+  }
+  const stops = asRecord(config).stopSequences;
+  if (stops !== undefined && !(Array.isArray(stops) && stops.every((s) => typeof s === 'string'))) throw invalidRequest('generationConfig.stopSequences: must be an array of strings.', 'invalid_type');
+  const wrong = (field: string, ok: (v: unknown) => boolean) => body[field] !== undefined && !ok(body[field]);
+  if (wrong('tools', (v) => Array.isArray(v) && v.every(isRecord))) throw invalidRequest('tools: must be an array of Tool objects.', 'invalid_type');
+  if (wrong('toolConfig', isRecord)) throw invalidRequest('toolConfig: must be a ToolConfig object.', 'invalid_type');
+  if (wrong('safetySettings', Array.isArray)) throw invalidRequest('safetySettings: must be an array.', 'invalid_type');
+  if (wrong('systemInstruction', (v) => typeof v === 'string' || isRecord(v))) throw invalidRequest('systemInstruction: must be a Content object.', 'invalid_type');
+  return body;
+}
+
+const isAnswer = (json: unknown): json is Json => isRecord(json) && (json.candidates !== undefined || json.promptFeedback !== undefined);
+
+const nativeRequest = (ctx: AttemptContext, body: Json, stream: boolean) => ({ url: geminiUrl(ctx.route.target, stream), headers: geminiHeaders(ctx.route.target.key), body: JSON.stringify(body) });
+
+async function nativeJson(gw: Gateway, ctx: AttemptContext, body: Json, chat: ChatRequest, form: GeminiAnswerForm): Promise<Finished | Failed> {
+  const res = await sendOrFail(gw, ctx, nativeRequest(ctx, body, false));
+  if (isFailed(res)) return res;
+  const json = await readJson(res);
+  if (!isAnswer(json)) return badUpstreamBody();
+  const done = settledAnswer(ctx, chat, geminiUsage(json.usageMetadata), geminiAnswerText(json), false, CallStatus.Success);
+  json.modelVersion = ctx.plan.requested;
+  await ctx.finish(done);
+  ctx.reply.header('content-type', 'application/json').send(form === 'array' ? [json] : json);
+  return done;
+}
+
+/** An event that ends a candidate: held back until the call is charged, as the answer's last bytes. */
+const isLast = (json: Json) => asArray(json.candidates).some((c) => asRecord(c).finishReason !== undefined);
+
+async function nativeStream(gw: Gateway, ctx: AttemptContext, body: Json, chat: ChatRequest): Promise<Finished | Failed> {
+  const res = await sendOrFail(gw, ctx, nativeRequest(ctx, body, true));
+  if (isFailed(res)) return res;
+  const sse = new SseOut(ctx);
+  let usage: Usage | undefined;
+  let completion = '';
+  let midError: string | undefined;
+  let errorEvent: string | undefined;
+  let held: string | undefined;
+  try {
+    for await (const event of readEvents(res.body)) {
+      const data = withoutKey(ctx.route.key, event.data);
+      const json = tryParse(data);
+      if (!isRecord(json)) continue;
+      if (isRecord(json.error)) {
+        const error = mapGeminiError(typeof json.error.code === 'number' ? json.error.code : 500, data);
+        if (!sse.started) return failure(error);
+        midError = error.message;
+        errorEvent = formatEvent(json);
+        break;
+      }
+      usage = geminiUsage(json.usageMetadata) ?? usage;
+      completion += geminiAnswerText(json);
+      json.modelVersion = ctx.plan.requested;
+      if (held) await sse.write(held);
+      held = undefined;
+      if (isLast(json)) {
+        sse.start();
+        held = formatEvent(json);
+      } else await sse.write(formatEvent(json));
+    }
+  } catch (err) {
+    if (ctx.signal.aborted) {
+      sse.end();
+      return { ...settledAnswer(ctx, chat, undefined, completion, true, CallStatus.Aborted), errMsg: 'client closed the connection' };
+    }
+    if (!sse.started) return brokenStream(err);
+    midError = `The upstream stream broke: ${(err as Error).message}`;
+    errorEvent = googleErrorEvent(502, midError);
+  }
+  if (!sse.started) return emptyStream();
+  const aborted = midError !== undefined;
+  const settled = settledAnswer(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
+  const done = aborted ? { ...settled, errMsg: midError } : settled;
+  await ctx.finish(done);
+  if (held) await sse.write(held);
+  if (errorEvent) await sse.write(errorEvent);
+  sse.end();
+  return done;
+}
+
+/** Chat answers of another family, written as Gemini's response and events. */
+function geminiWriter(ctx: AttemptContext, thoughts: boolean, form: GeminiAnswerForm): ChatWriter {
+  const model = ctx.plan.requested;
+  const state = newGeminiSseState(model, thoughts);
+  return {
+    json(answer, billed) {
+      const out = chatResponseToGemini(answer, billed, model, thoughts);
+      ctx.reply.header('content-type', 'application/json').send(form === 'array' ? [out] : out);
+    },
+    async chunk(chunk, sse) {
+      for (const e of chunkToGeminiEvents(chunk, state)) await sse.write(formatEvent(e));
+    },
+    async end(sse: SseOut, billed, midError) {
+      await sse.write(midError ? googleErrorEvent(502, midError) : formatEvent(finishGeminiEvent(state, billed)));
+    },
+  };
+}
+
+export function geminiGenerate(gw: Gateway, request: FastifyRequest, reply: FastifyReply, model: string, form: GeminiAnswerForm) {
+  const body = checkGeminiBody(request.body);
+  const chat = geminiToChatRequest(model, body);
+  const thoughts = wantsThoughts(body);
+  const hosted = hostedTools(body.tools);
+  const stream = form === 'sse';
+  return runCall(gw, request, reply, {
+    endpoint: 'chat',
+    // The path as Google spells it, never the query (which may hold the key).
+    path: `/v1beta/models/${model}:${form === 'json' ? 'generateContent' : 'streamGenerateContent'}`,
+    requested: model,
+    stream,
+    chat,
+    messages: chat.messages,
+    prompt: lastUserText(chat),
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }).quota,
+    attempt(ctx) {
+      if (ctx.route.family === 'gemini') return stream ? nativeStream(gw, ctx, body, chat) : nativeJson(gw, ctx, body, chat, form);
+      if (hosted.length) throw invalidRequest(`The model \`${model}\` cannot run Gemini's built-in tools (${hosted.join(', ')}): its upstream is not Gemini.`, 'unsupported_parameter');
+      const writer = geminiWriter(ctx, thoughts, form);
+      return stream ? chatStreamAttempt(gw, ctx, chat, writer) : chatJsonAttempt(gw, ctx, chat, writer);
+    },
+  });
+}

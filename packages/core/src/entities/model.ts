@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { INT4_MAX, dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { forwardConfigSchema, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
 import { modelQuotasSchema, type ModelQuotas } from './model-quota';
+import type { UpstreamWire } from '../protocols';
 
 export const MODEL_PREFIX = '/model';
 
@@ -159,6 +160,8 @@ export interface Model extends ModelListItem, ModelQuotas {
   lb_strategy: number;
   model_agents: string[];
   model_agent_names: string[];
+  /** What its upstreams speak (each serving agent's, or its own endpoint's): the protocol matrix's input. */
+  upstream_wires: UpstreamWire[];
   is_enable_forward: boolean;
   forward_config: ForwardConfigWire | null;
   is_enable_fallback: boolean;

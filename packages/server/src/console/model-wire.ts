@@ -8,6 +8,7 @@ import { availableModelIds, discountOf } from '../catalogue/access';
 import { idsOf, jsonOf, requireRows } from '../catalogue/links';
 import type { Caller } from '../http/crud';
 import { formatTime } from '../http/time';
+import { upstreamWireOf, type UpstreamWire } from '@fastgate/core/protocols';
 
 const flag = (b: boolean) => (b ? 1 : 0);
 
@@ -70,6 +71,8 @@ export interface ModelPrepared {
   groups: Map<string, { id: string; name: string }[]>;
   agents: Map<string, { id: string; name: string }[]>;
   agentNames: Map<string, string>;
+  /** Agent id → the protocol its upstream speaks. */
+  agentWires: Map<string, UpstreamWire>;
   modelNames: Map<string, string>;
   /** Non-admin view: model id → its billing group. */
   billing?: Map<string, GroupRow | null>;
@@ -84,18 +87,20 @@ function invert(rows: { id: string; name: string; models: string }[]): Map<strin
 export async function prepareModels(ctx: Ctx, rows: ModelRow[], billing?: Map<string, GroupRow | null>): Promise<ModelPrepared> {
   const corpIds = [...new Set(rows.map((r) => r.corp))];
   const corps = corpIds.length ? await ctx.db.selectFrom('corps').select(['id', 'name', 'code']).where('id', 'in', corpIds).execute() : [];
-  const base = { corps: new Map(corps.map((c) => [c.id, { name: c.name, code: c.code }])), groups: new Map(), agents: new Map(), agentNames: new Map(), modelNames: new Map() };
+  const base = { corps: new Map(corps.map((c) => [c.id, { name: c.name, code: c.code }])), groups: new Map(), agents: new Map(), agentNames: new Map(), agentWires: new Map(), modelNames: new Map() };
   if (billing) return { ...base, billing };
   // Groups and agents are tens to hundreds of rows: one read each beats a query per model.
   const groups = await ctx.db.selectFrom('groups').select(['id', 'name', 'models']).execute();
-  const agents = await ctx.db.selectFrom('model_agents').select(['id', 'name', 'models']).execute();
+  const agents = await ctx.db.selectFrom('model_agents').select(['id', 'name', 'models', 'corp', 'wire_api']).execute();
+  const agentCorps = new Map((await ctx.db.selectFrom('corps').select(['id', 'code']).execute()).map((c) => [c.id, c.code]));
   const refs = new Set<string>();
   for (const r of rows) {
     const f = jsonOf<Partial<ForwardConfig>>(r.forward_config, {});
     for (const id of [f.target_model, f.decision_model, ...(f.target_models ?? []), jsonOf<Partial<FallbackConfig>>(r.fallback_config, {}).model]) if (id) refs.add(id);
   }
   const names = refs.size ? await ctx.db.selectFrom('models').select(['id', 'name']).where('id', 'in', [...refs]).execute() : [];
-  return { ...base, groups: invert(groups), agents: invert(agents), agentNames: new Map(agents.map((a) => [a.id, a.name])), modelNames: new Map(names.map((m) => [m.id, m.name])) };
+  const agentWires = new Map(agents.map((a) => [a.id, upstreamWireOf(agentCorps.get(a.corp) ?? '', a.wire_api === 'responses' ? 'responses' : 'chat')]));
+  return { ...base, groups: invert(groups), agents: invert(agents), agentNames: new Map(agents.map((a) => [a.id, a.name])), agentWires, modelNames: new Map(names.map((m) => [m.id, m.name])) };
 }
 
 const isForward = (f: Partial<ForwardConfig>): f is ForwardConfig => f.forward_rule !== undefined;
@@ -144,6 +149,8 @@ export function modelWire(row: ModelRow, p: ModelPrepared, timeZone: string): Mo
     lb_strategy: row.lb_strategy,
     model_agents: agents.map((a) => a.id),
     model_agent_names: agents.map((a) => a.name),
+    // Agents route when enabled; otherwise the model's own endpoint speaks chat in its corp's family.
+    upstream_wires: row.is_enable_model_agent === 1 ? [...new Set(agents.map((a) => p.agentWires.get(a.id) ?? 'chat'))] : [upstreamWireOf(corp?.code ?? '')],
     is_enable_forward: row.is_enable_forward === 1,
     forward_config: forwardWire(row.forward_config, p.modelNames),
     is_enable_fallback: row.is_enable_fallback === 1,

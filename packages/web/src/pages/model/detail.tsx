@@ -13,6 +13,7 @@ import { useGlobalLocale, usePageLocale } from '../../locale';
 import { Names, OnOff, typeLabel } from './columns';
 import locale from './locale';
 import { PriceList } from './PriceList';
+import { ProtocolMatrix } from './ProtocolMatrix';
 import { quotaKeyOf, searchStyle } from './pricing';
 
 type Row = { label: ReactNode; value: ReactNode };
@@ -157,6 +158,7 @@ export function ModelDetailView({ model }: { model: Model }) {
       <PriceTables model={model} />
       <Block title={t('model.section.preset')} data={preset} />
       <Block title={t('model.section.agents')} data={agents} />
+      <ProtocolMatrix upstreams={model.upstream_wires ?? []} />
       <Block title={t('model.section.forward')} data={forward} />
       <Block title={t('model.section.fallback')} data={fallback} />
     </div>

@@ -22,29 +22,36 @@ export function ProtocolMatrix({ upstreams }: { upstreams: UpstreamWire[] }) {
         size="small"
         pagination={false}
         border={{ wrapper: true, cell: true }}
-        scroll={{ x: true }}
+        // Wider than a phone: it scrolls sideways there, the protocol column staying in place.
+        scroll={{ x: 880 }}
         rowKey={(p) => p}
         data={[...INGRESS_PROTOCOLS]}
         columns={[
           {
             title: t('model.protocols.ingress'),
             dataIndex: 'name',
+            width: 300,
+            fixed: 'left' as const,
             render: (_: unknown, p) => (
-              <span>
-                {t(`model.ingress.${p}`)} <Typography.Text type="secondary" style={{ fontSize: 12 }}>{INGRESS_PATHS[p]}</Typography.Text>
-              </span>
+              <div>
+                <div>{t(`model.ingress.${p}`)}</div>
+                <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+                  {INGRESS_PATHS[p]}
+                </Typography.Text>
+              </div>
             ),
           },
           {
             title: t('model.protocols.mode'),
             dataIndex: 'mode',
+            width: 100,
             render: (_: unknown, p) => {
               const s = support[p];
               if (!s) return <Tag size="small">{t('model.protocols.none')}</Tag>;
               return <Tag size="small" color={s.native ? 'arcoblue' : 'orange'}>{t(s.native ? 'model.protocols.native' : 'model.protocols.converted')}</Tag>;
             },
           },
-          ...FEATURES.map((f) => ({ title: t(`model.feature.${f}`), dataIndex: f, render: (_: unknown, p: IngressProtocol) => (support[p] ? mark(support[p].features[f]) : '-') })),
+          ...FEATURES.map((f) => ({ title: t(`model.feature.${f}`), dataIndex: f, width: 96, render: (_: unknown, p: IngressProtocol) => (support[p] ? mark(support[p].features[f]) : '-') })),
         ]}
       />
     </div>

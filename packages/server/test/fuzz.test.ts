@@ -259,6 +259,9 @@ describe.each(dialects)('hostile input on %s', (dialect) => {
       ['/v1/audio/speech', { model: 'tts-test', input: 'hi', voice: 'alloy' }],
       ['/v1/messages', { model: 'gpt-test', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }],
       ['/v1/messages/count_tokens', { model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }],
+      ['/v1/responses', { model: 'gpt-test', input: 'hi', max_output_tokens: 16 }],
+      ['/v1/rerank', { model: 'emb-test', query: 'hi', documents: ['a', 'b'] }],
+      ['/v1beta/models/gpt-test:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
       ['/v1/tasks/audio', { model: 'ac-test', text: 'hi' }],
       ['/v1/tasks/video', { model: 'dh-test', text: 'hi' }],
       ['/v1/tasks/videosecondcreation', { model: 'vsc-test', video_url: 'https://example.com/v.mp4' }],
@@ -277,6 +280,19 @@ describe.each(dialects)('hostile input on %s', (dialect) => {
         }
         for (const role of ['__proto__', 'system\u0000', 123, null]) await send(`${path} role=${JSON.stringify(role)}`, 'POST', path, JSON.stringify({ ...base, messages: [{ role, content: 'hi' }] }));
       }
+    }
+    // Responses input items and stored-response ids that are no such thing.
+    for (const input of [[{ role: 'user', content: [{ type: 'input_text', text: 'a\u0000b' }] }], [{ type: 'function_call_output', call_id: '__proto__', output: { $gt: '' } }], [{ type: '__proto__' }], [null], [{ type: 'reasoning', summary: 'x' }], [{ role: 'user', content: [{ type: 'input_image', image_url: 'file:///etc/passwd' }] }]]) {
+      await send(`/v1/responses input=${JSON.stringify(input).slice(0, 60)}`, 'POST', '/v1/responses', JSON.stringify({ model: 'gpt-test', input }));
+    }
+    for (const id of ['../../etc/passwd', '%00', "' OR 1=1 --", 'x'.repeat(5000), '__proto__', 'resp_x/input_items?limit=-1&order=sideways']) {
+      await send(`GET /v1/responses/${id.slice(0, 30)}`, 'GET', `/v1/responses/${id}`);
+      await send(`DELETE /v1/responses/${id.slice(0, 30)}`, 'DELETE', `/v1/responses/${id}`);
+      await send(`previous_response_id=${id.slice(0, 30)}`, 'POST', '/v1/responses', JSON.stringify({ model: 'gpt-test', input: 'hi', previous_response_id: id }));
+    }
+    await send('previous_response_id=NUL', 'POST', '/v1/responses', JSON.stringify({ model: 'gpt-test', input: 'hi', previous_response_id: 'resp_\u0000' }));
+    for (const path of ['/v1beta/models/..%2F..%2Fadmin:generateContent', '/v1beta/models/gpt-test:__proto__', '/v1beta/models/%00:countTokens', `/v1beta/models/${'x'.repeat(3000)}:generateContent`]) {
+      await send(`POST ${path.slice(0, 50)}`, 'POST', path, JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }));
     }
     // Over the body limit.
     await send('/v1/chat/completions [over the body limit]', 'POST', '/v1/chat/completions', JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: OVER_LIMIT }] }));

@@ -14,6 +14,10 @@ export interface StoredResponse {
   response: ResponseObject;
 }
 
+/** What our ids look like (`resp_` + hex); anything else is no response of ours, and never reaches the
+ *  database (PostgreSQL refuses a NUL in text outright). */
+const RESPONSE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** The longest previous_response_id chain followed: each hop is one indexed read. */
 const MAX_CHAIN = 1000;
 
@@ -26,7 +30,7 @@ export async function saveResponse(db: DB, userId: number, stored: StoredRespons
 
 /** The stored response, if this user owns it and it is within retention; undefined otherwise (never says which). */
 export async function loadResponse(db: DB, id: string, userId: number, reserveDays: number, now = Date.now()): Promise<StoredResponse | undefined> {
-  if (!id || id.length > 64) return undefined;
+  if (!RESPONSE_ID.test(id)) return undefined;
   const row = await db.selectFrom('stored_responses').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   if (!row || (reserveDays > 0 && row.created_at < now - reserveDays * DAY_MS)) return undefined;
   const input = tryParse(row.input);
@@ -36,6 +40,7 @@ export async function loadResponse(db: DB, id: string, userId: number, reserveDa
 }
 
 export async function deleteResponse(db: DB, id: string, userId: number): Promise<boolean> {
+  if (!RESPONSE_ID.test(id)) return false;
   const res = await db.deleteFrom('stored_responses').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }

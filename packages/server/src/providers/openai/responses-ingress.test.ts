@@ -83,7 +83,7 @@ describe('chat chunks → Responses events', () => {
     expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
     const completed = events.at(-1)!.response as { output: { type: string }[]; usage: unknown };
     expect(completed.output.map((o) => o.type)).toEqual(['reasoning', 'message', 'function_call']);
-    expect(completed.usage).toEqual({ input_tokens: 5, input_tokens_details: { cached_tokens: 2 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12 });
+    expect(completed.usage).toEqual({ input_tokens: 5, input_tokens_details: { cached_tokens: 2, cache_write_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 12 });
   });
 
   it('ends as incomplete when the answer hit its token limit', () => {

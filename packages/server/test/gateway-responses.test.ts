@@ -202,6 +202,30 @@ describe.each(dialects)('POST /v1/responses on %s', (dialect) => {
     expect((await w.openai.responses.retrieve(completed!.id)).output).toEqual(completed!.output);
   });
 
+  it('ends a native stream that breaks midway with an error event, billed for what was sent and stored nowhere', async () => {
+    await w.flush();
+    const before = await w.quotaOf(w.user.userId);
+    const stream = await w.openai.responses.create({ model: 'native-test', input: 'break [[mock:chunks=6]] [[mock:fail_after=2]]', stream: true });
+    const types: string[] = [];
+    let id = '';
+    await expect(
+      (async () => {
+        for await (const event of stream) {
+          types.push(event.type);
+          if (event.type === 'response.created') id = event.response.id;
+        }
+      })(),
+    ).rejects.toThrow(/stream broke/);
+    expect(types).toContain('response.output_text.delta');
+    expect(types).not.toContain('response.completed');
+    const log = await lastLog();
+    expect(log).toMatchObject({ endpoint: '/v1/responses', status: -1, stream: 1 });
+    expect(log.err_msg).toContain('stream broke');
+    expect(log.total_price).toBeGreaterThan(0);
+    expect(await w.quotaOf(w.user.userId)).toBe(before - log.total_price);
+    await expect(w.openai.responses.retrieve(id)).rejects.toMatchObject({ status: 404 });
+  });
+
   it('refuses bad input with the field at fault, and features a chat upstream cannot do', async () => {
     const post = (body: unknown) => fetch(`${w.server.url}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     for (const [body, param] of [

@@ -22,9 +22,10 @@ import { chatJsonAttempt, chatStreamAttempt, lastUserText, settledAnswer, type C
 import { invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { googleErrorEvent } from './gemini-native-errors';
-import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
+import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
+import { relayNativeStream } from './native-relay';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
-import { formatEvent, readEvents } from './sse';
+import { formatEvent } from './sse';
 
 /** How the answer goes out: one JSON response, SSE events, or (stream without alt=sse) a JSON array. */
 export type GeminiAnswerForm = 'json' | 'sse' | 'array';
@@ -76,55 +77,23 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, body: Json, chat: Ch
 /** An event that ends a candidate: held back until the call is charged, as the answer's last bytes. */
 const isLast = (json: Json) => asArray(json.candidates).some((c) => asRecord(c).finishReason !== undefined);
 
-async function nativeStream(gw: Gateway, ctx: AttemptContext, body: Json, chat: ChatRequest): Promise<Finished | Failed> {
-  const res = await sendOrFail(gw, ctx, nativeRequest(ctx, body, true));
-  if (isFailed(res)) return res;
-  const sse = new SseOut(ctx);
+function nativeStream(gw: Gateway, ctx: AttemptContext, body: Json, chat: ChatRequest): Promise<Finished | Failed> {
   let usage: Usage | undefined;
   let completion = '';
-  let midError: string | undefined;
-  let errorEvent: string | undefined;
-  let held: string | undefined;
-  try {
-    for await (const event of readEvents(res.body)) {
-      const data = withoutKey(ctx.route.key, event.data);
-      const json = tryParse(data);
-      if (!isRecord(json)) continue;
-      if (isRecord(json.error)) {
-        const error = mapGeminiError(typeof json.error.code === 'number' ? json.error.code : 500, data);
-        if (!sse.started) return failure(error);
-        midError = error.message;
-        errorEvent = formatEvent(json);
-        break;
-      }
+  return relayNativeStream(gw, ctx, chat, nativeRequest(ctx, body, true), {
+    step(event) {
+      const json = tryParse(event.data);
+      if (!isRecord(json)) return undefined;
+      if (isRecord(json.error)) return { kind: 'error', error: mapGeminiError(typeof json.error.code === 'number' ? json.error.code : 500, event.data), text: formatEvent(json) };
       usage = geminiUsage(json.usageMetadata) ?? usage;
       completion += geminiAnswerText(json);
       json.modelVersion = ctx.plan.requested;
-      if (held) await sse.write(held);
-      held = undefined;
-      if (isLast(json)) {
-        sse.start();
-        held = formatEvent(json);
-      } else await sse.write(formatEvent(json));
-    }
-  } catch (err) {
-    if (ctx.signal.aborted) {
-      sse.end();
-      return { ...settledAnswer(ctx, chat, undefined, completion, true, CallStatus.Aborted), errMsg: 'client closed the connection' };
-    }
-    if (!sse.started) return brokenStream(err);
-    midError = `The upstream stream broke: ${(err as Error).message}`;
-    errorEvent = googleErrorEvent(502, midError);
-  }
-  if (!sse.started) return emptyStream();
-  const aborted = midError !== undefined;
-  const settled = settledAnswer(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
-  const done = aborted ? { ...settled, errMsg: midError } : settled;
-  await ctx.finish(done);
-  if (held) await sse.write(held);
-  if (errorEvent) await sse.write(errorEvent);
-  sse.end();
-  return done;
+      return { kind: isLast(json) ? 'close' : 'pass', text: formatEvent(json) };
+    },
+    usage: () => usage,
+    completion: () => completion,
+    errorEvent: (message) => googleErrorEvent(502, message),
+  });
 }
 
 /** Chat answers of another family, written as Gemini's response and events. */

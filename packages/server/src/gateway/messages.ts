@@ -20,9 +20,10 @@ import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { anthropicErrorEvent } from './messages-errors';
-import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
+import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
+import { relayNativeStream } from './native-relay';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
-import { formatEvent, readEvents } from './sse';
+import { formatEvent } from './sse';
 
 type MessagesBody = Record<string, unknown> & { model: string; messages: unknown[] };
 
@@ -64,26 +65,16 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, 
   return done;
 }
 
-async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, client: AnthropicClientHeaders): Promise<Finished | Failed> {
-  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: true }, client));
-  if (isFailed(res)) return res;
-  const sse = new SseOut(ctx);
+function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, client: AnthropicClientHeaders): Promise<Finished | Failed> {
   const counted: AnthropicUsage = {};
   let usage: Usage | undefined;
   let completion = '';
-  let midError: string | undefined;
-  /** The closing message_stop, held back until the call is charged. */
-  let stop: string | undefined;
-  try {
-    for await (const event of readEvents(res.body)) {
+  return relayNativeStream(gw, ctx, chat, buildMessagesRequest(ctx.route.target, { ...body, stream: true }, client), {
+    step(event) {
       const json = asRecord(tryParse(event.data));
       if (json.type === 'error' || event.event === 'error') {
         const err = asRecord(json.error);
-        const message = withoutKey(ctx.route.key, str(err.message) ?? event.data);
-        if (!sse.started) return failure({ status: statusOfErrorType(str(err.type)), type: str(err.type) ?? 'api_error', code: null, message });
-        midError = message;
-        await sse.write(formatEvent(withoutKey(ctx.route.key, event.data), 'error'));
-        break;
+        return { kind: 'error', error: { status: statusOfErrorType(str(err.type)), type: str(err.type) ?? 'api_error', code: null, message: str(err.message) ?? event.data }, text: formatEvent(event.data, 'error') };
       }
       usage = messagesStreamUsage(event, counted) ?? usage;
       let data: unknown = event.data;
@@ -95,30 +86,13 @@ async function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody
         const d = asRecord(json.delta);
         completion += str(d.text) ?? str(d.partial_json) ?? str(d.thinking) ?? '';
       }
-      if (json.type === 'message_stop') {
-        sse.start();
-        stop = formatEvent(data, event.event);
-        break;
-      }
-      await sse.write(formatEvent(data, event.event));
-    }
-  } catch (err) {
-    if (ctx.signal.aborted) {
-      sse.end();
-      return { ...settledAnswer(ctx, chat, undefined, completion, true, CallStatus.Aborted), errMsg: 'client closed the connection' };
-    }
-    if (!sse.started) return brokenStream(err);
-    midError = `The upstream stream broke: ${(err as Error).message}`;
-    await sse.write(anthropicErrorEvent(502, midError));
-  }
-  if (!sse.started) return emptyStream();
-  const aborted = midError !== undefined;
-  const settled = settledAnswer(ctx, chat, aborted ? undefined : usage, completion, aborted, aborted ? CallStatus.Failed : CallStatus.Success);
-  const done = aborted ? { ...settled, errMsg: midError } : settled;
-  await ctx.finish(done);
-  if (stop) await sse.write(stop);
-  sse.end();
-  return done;
+      // message_stop closes the answer: it goes out once the call is charged.
+      return { kind: json.type === 'message_stop' ? 'close' : 'pass', text: formatEvent(data, event.event) };
+    },
+    usage: () => usage,
+    completion: () => completion,
+    errorEvent: (message) => anthropicErrorEvent(502, message),
+  });
 }
 
 /**

@@ -15,17 +15,18 @@ import { openaiHeaders } from '../providers/openai/api';
 import { responsesUrl, responsesUsage } from '../providers/openai/responses-upstream';
 import type { InputItem, ResponseObject, ResponsesRequest } from '../providers/openai/responses-wire';
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
-import type { ChatRequest, Usage } from '../providers/types';
+import type { ChatRequest, UpstreamRequest, Usage } from '../providers/types';
 import { admit } from './admit';
 import { CallStatus } from './call-log';
 import { chatJsonAttempt, chatStreamAttempt, lastUserText, settledAnswer, type ChatWriter } from './chat';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 import type { Route } from './pick';
-import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
+import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
+import { relayNativeStream } from './native-relay';
 import { conversationBefore, deleteResponse, loadResponse, responseNotFound, saveResponse } from './response-store';
 import { runCall, type AttemptContext, type Failed, type Finished } from './run';
-import { formatEvent, readEvents } from './sse';
+import { formatEvent } from './sse';
 
 const bad = (message: string, param: string, code = 'invalid_value') => new GatewayError(400, code, message, 'invalid_request_error', undefined, param);
 
@@ -117,16 +118,16 @@ function asOurs(call: ResponsesCall, response: Record<string, unknown>): void {
 }
 
 /** The client's body for an upstream that speaks Responses: its model, the earlier turns inlined, nothing stored there. */
-function sendNative(gw: Gateway, ctx: AttemptContext, call: ResponsesCall, stream: boolean) {
+function nativeRequest(ctx: AttemptContext, call: ResponsesCall, stream: boolean): UpstreamRequest {
   const { previous_response_id: _prev, ...rest } = call.body;
   const input = call.before.length ? [...forUpstream(call.before), ...inputItems(call.body.input)] : call.body.input;
   const { target, family } = ctx.route;
   const body = JSON.stringify({ ...rest, model: target.model, input, store: false, stream });
-  return sendOrFail(gw, ctx, { url: responsesUrl(target, family === 'azure'), headers: family === 'azure' ? azureHeaders(target.key) : openaiHeaders(target.key), body });
+  return { url: responsesUrl(target, family === 'azure'), headers: family === 'azure' ? azureHeaders(target.key) : openaiHeaders(target.key), body };
 }
 
 async function nativeJson(gw: Gateway, ctx: AttemptContext, call: ResponsesCall): Promise<Finished | Failed> {
-  const res = await sendNative(gw, ctx, call, false);
+  const res = await sendOrFail(gw, ctx, nativeRequest(ctx, call, false));
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json) || !Array.isArray(json.output)) return badUpstreamBody();
@@ -138,61 +139,31 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, call: ResponsesCall)
   return done;
 }
 
-const LIFECYCLE_END = new Set(['response.completed', 'response.incomplete']);
-
-async function nativeStream(gw: Gateway, ctx: AttemptContext, call: ResponsesCall): Promise<Finished | Failed> {
-  const res = await sendNative(gw, ctx, call, true);
-  if (isFailed(res)) return res;
-  const sse = new SseOut(ctx);
-  let completion = '';
+function nativeStream(gw: Gateway, ctx: AttemptContext, call: ResponsesCall): Promise<Finished | Failed> {
   let usage: Usage | undefined;
-  let midError: string | undefined;
-  /** The closing event, held back until the call is charged and stored. */
-  let last: { event: string; json: Record<string, unknown> } | undefined;
-  try {
-    for await (const event of readEvents(res.body)) {
+  let completion = '';
+  let final: ResponseObject | undefined;
+  return relayNativeStream(gw, ctx, call.chat, nativeRequest(ctx, call, true), {
+    step(event) {
       const json = asRecord(tryParse(event.data));
       const type = str(json.type) ?? event.event ?? '';
+      if (isRecord(json.response)) asOurs(call, json.response);
       if (type === 'error' || type === 'response.failed') {
         const err = asRecord(type === 'error' ? json : asRecord(json.response).error);
-        const message = withoutKey(ctx.route.key, str(err.message) ?? event.data);
-        if (!sse.started) return failure({ status: 502, type: 'upstream_error', code: str(err.code) ?? 'upstream_error', message });
-        midError = message;
-        if (isRecord(json.response)) asOurs(call, json.response);
-        await sse.write(formatEvent(type === 'error' ? withoutKey(ctx.route.key, event.data) : json, type));
-        break;
+        return { kind: 'error', error: { status: 502, type: 'upstream_error', code: str(err.code) ?? 'upstream_error', message: str(err.message) ?? event.data }, text: formatEvent(type === 'error' ? event.data : json, type) };
       }
-      if (isRecord(json.response)) asOurs(call, json.response);
       if (type === 'response.output_text.delta' || type === 'response.function_call_arguments.delta') completion += str(json.delta) ?? '';
-      if (LIFECYCLE_END.has(type)) {
-        usage = responsesUsage(asRecord(json.response).usage);
-        sse.start();
-        last = { event: type, json };
-        break;
-      }
-      await sse.write(formatEvent(json, type));
-    }
-  } catch (err) {
-    if (ctx.signal.aborted) {
-      sse.end();
-      return { ...settledAnswer(ctx, call.chat, undefined, completion, true, CallStatus.Aborted), errMsg: 'client closed the connection' };
-    }
-    if (!sse.started) return brokenStream(err);
-    midError = `The upstream stream broke: ${(err as Error).message}`;
-  }
-  if (!sse.started) return emptyStream();
-  const failed = midError !== undefined || !last;
-  const settled = settledAnswer(ctx, call.chat, failed ? undefined : usage, completion, failed, failed ? CallStatus.Failed : CallStatus.Success);
-  const done = failed ? { ...settled, errMsg: midError ?? 'The upstream ended the stream before the response completed.' } : settled;
-  await ctx.finish(done);
-  if (last) {
-    await call.keep(last.json.response as ResponseObject);
-    await sse.write(formatEvent(last.json, last.event));
-  } else if (midError === undefined) {
-    await sse.write(formatEvent({ type: 'error', code: 'stream_interrupted', message: done.errMsg, param: null }, 'error'));
-  }
-  sse.end();
-  return done;
+      if (type !== 'response.completed' && type !== 'response.incomplete') return { kind: 'pass', text: formatEvent(json, type) };
+      usage = responsesUsage(asRecord(json.response).usage);
+      final = json.response as ResponseObject;
+      return { kind: 'close', text: formatEvent(json, type) };
+    },
+    usage: () => usage,
+    completion: () => completion,
+    errorEvent: (message) => formatEvent({ type: 'error', code: 'stream_interrupted', message, param: null }, 'error'),
+    closeRequired: true,
+    beforeClose: () => (final ? call.keep(final) : Promise.resolve()),
+  });
 }
 
 /** Chat answers of any other upstream, written as a Response object or its event sequence. */

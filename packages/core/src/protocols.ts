@@ -43,8 +43,8 @@ const NATIVE: Record<IngressProtocol, UpstreamWire> = { chat: 'chat', responses:
  * what the canonical chat model carries: function tools (with streamed argument deltas), images,
  * structured output (JSON schema; on Claude as a forced tool), reasoning (effort and thinking budgets
  * in, reasoning text and thinking blocks out). Hosted tools (web search, file search, code interpreter…)
- * exist only in the Responses API: a converted request that asks for one is refused with a 400.
- * Structured output asked through Anthropic Messages (output_format) has no chat equivalent yet.
+ * exist only natively (Responses' hosted tools, Anthropic's server tools, Gemini's built-in tools): a
+ * converted request that asks for one is refused with a 400 (`builtin_tools`).
  */
 export function protocolSupport(ingress: IngressProtocol, upstream: UpstreamWire): ProtocolSupport {
   const native = NATIVE[ingress] === upstream;
@@ -53,9 +53,9 @@ export function protocolSupport(ingress: IngressProtocol, upstream: UpstreamWire
     features: {
       tools: true,
       vision: true,
-      structured: native || ingress !== 'messages',
+      structured: true,
       reasoning: true,
-      builtin_tools: native && ingress === 'responses',
+      builtin_tools: native,
     },
   };
 }

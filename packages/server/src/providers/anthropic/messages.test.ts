@@ -107,3 +107,14 @@ describe('OpenAI ChatResponse → Anthropic message', () => {
     expect(chatResponseToAnthropic(r, 'm').stop_reason).toBe(stop);
   });
 });
+
+describe('structured output asked through Messages', () => {
+  it('maps output_config.format and the beta output_format to a json_schema response_format', () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const base = { model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'x' }] };
+    for (const extra of [{ output_config: { format: { type: 'json_schema', schema } } }, { output_format: { type: 'json_schema', schema } }]) {
+      expect(anthropicToChatRequest({ ...base, ...extra }).response_format).toEqual({ type: 'json_schema', json_schema: { name: 'output', schema, strict: true } });
+    }
+    expect(anthropicToChatRequest({ ...base, output_config: { effort: 'high' } }).response_format).toBeUndefined();
+  });
+});

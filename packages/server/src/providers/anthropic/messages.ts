@@ -116,6 +116,9 @@ export function anthropicToChatRequest(body: unknown): ChatRequest {
   }
   const user = str(asRecord(b.metadata).user_id);
   if (user) req.user = user;
+  // Structured output: output_config.format (and the beta's output_format) name a JSON schema.
+  const format = asRecord(asRecord(b.output_config).format ?? b.output_format);
+  if (format.type === 'json_schema' && isRecord(format.schema)) req.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: format.schema, strict: true } };
   return req;
 }
 

@@ -1,13 +1,13 @@
 // The change bus across instances: Redis pub/sub on `<prefix>bus`, one publisher (the shared command
 // connection) and one subscriber connection. Listeners in this process hear an event at once, when it
-// is published; the copy Redis sends back carries this instance's id and is dropped, so every instance
-// hears every event exactly once. A message lost while the subscriber was disconnected is healed by
-// the gateway's periodic reconcile (gateway/reconcile.ts), which also runs at once on reconnect.
+// is published (and the publish waits for them to apply it, bus/index.ts); the copy Redis sends back
+// carries this instance's id and is dropped, so every instance hears every event exactly once. A
+// message lost while the subscriber was disconnected is healed by the gateway's periodic reconcile
+// (gateway/reconcile.ts), which also runs at once on reconnect.
 import { randomUUID } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RedisConn } from '../redis/connect';
-import type { Bus, ChangeEvent } from './index';
+import { localListeners, type Bus, type ChangeEvent } from './index';
 
 export interface RedisBus extends Bus {
   /** Called after the subscriber reconnects (messages may have been missed meanwhile). */
@@ -28,8 +28,7 @@ function parse(text: string): { o: string; e: ChangeEvent } | undefined {
 export async function createRedisBus(conn: RedisConn, log: FastifyBaseLogger): Promise<RedisBus> {
   const channel = `${conn.prefix}bus`;
   const origin = randomUUID();
-  const emitter = new EventEmitter();
-  emitter.setMaxListeners(100);
+  const local = localListeners();
   const reconnects = new Set<() => void>();
   const sub = conn.client.duplicate({ maxRetriesPerRequest: null });
   let connected = false;
@@ -44,29 +43,28 @@ export async function createRedisBus(conn: RedisConn, log: FastifyBaseLogger): P
     if (ch !== channel) return;
     const m = parse(text);
     if (!m) return log.warn({ channel }, 'ignored a malformed change event');
-    if (m.o !== origin) emitter.emit('change', m.e);
+    if (m.o !== origin) void local.emit(m.e);
   });
   await sub.subscribe(channel);
 
   return {
-    async publish(event) {
-      emitter.emit('change', event);
+    publish(event) {
+      const applied = local.emit(event);
       // After the listeners' commands on the same connection, which Redis runs in order.
-      await conn.client
+      const sent = conn.client
         .publish(channel, JSON.stringify({ o: origin, e: event }))
         .catch((err: unknown) => log.warn({ err, entity: event.entity }, 'publishing a change event failed; other instances catch up at their next reconcile'));
+      return local.track(Promise.all([applied, sent]));
     },
-    deliver: (event) => void emitter.emit('change', event),
-    subscribe(listener) {
-      emitter.on('change', listener);
-      return () => emitter.off('change', listener);
-    },
+    deliver: (event) => void local.emit(event),
+    subscribe: local.subscribe,
+    settled: local.settled,
     onReconnect(listener) {
       reconnects.add(listener);
       return () => reconnects.delete(listener);
     },
     async close() {
-      emitter.removeAllListeners();
+      local.clear();
       reconnects.clear();
       sub.disconnect();
     },

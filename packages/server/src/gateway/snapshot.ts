@@ -1,6 +1,8 @@
 // The gateway's in-memory view of everything it routes by (ARCHITECTURE: no database reads on the hot
 // path). Loaded whole at start; a console write publishes a change event naming the table and ids, and
-// only those rows are read again. JSON columns are parsed once here, never per request.
+// only those rows are read again. JSON columns are parsed once here, never per request. The listener
+// returns the refresh that applies the event, so the bus's publish (and the console answer that waits
+// for it) resolves only once this view holds the write: read-your-writes on the instance that took it.
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
 import type { FallbackConfig, PresetConfig } from '@fastgate/core/entities/model';
 import type { ForwardConfig, RateLimits } from '@fastgate/core/entities/catalogue';
@@ -79,11 +81,12 @@ export class Snapshot {
   wildcardModels: { id: string; pattern: RegExp }[] = [];
 
   private pending = new Map<TableName, Set<string> | 'all'>();
-  private timer: NodeJS.Timeout | undefined;
+  /** The refresh that will apply `pending`: scheduled, not yet reading. */
+  private next: Promise<void> | undefined;
+  private closed = false;
   private unsubscribe: (() => void) | undefined;
-  /** Resolves when the last scheduled refresh has been applied (tests wait on it). */
+  /** Resolves when every change heard so far has been applied (never rejects). */
   settled: Promise<void> = Promise.resolve();
-  private applying: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: Ctx) {}
 
@@ -93,11 +96,12 @@ export class Snapshot {
   }
 
   close(): void {
+    this.closed = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
   }
 
-  private onChange(event: ChangeEvent): void {
+  /** Queues the event's rows for the next refresh; resolves once that refresh has applied them. */
+  private onChange(event: ChangeEvent): Promise<void> {
     const table = event.entity as TableName;
     const have = this.pending.get(table);
     if (have !== 'all') {
@@ -105,27 +109,26 @@ export class Snapshot {
       for (const id of event.ids) ids.add(id);
       this.pending.set(table, event.ids.length ? ids : 'all');
     }
-    // Coalesce bursts (a batch operation publishes many events) into one read per table.
-    if (!this.timer) {
-      let done!: () => void;
-      this.settled = new Promise((r) => (done = r));
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        // One refresh at a time: a slow read of a whole table finishing after a newer read of some of
-        // its rows would otherwise put the older rows back.
-        this.applying = this.applying
-          .then(() => {
-            const work = [...this.pending];
-            this.pending.clear();
-            return Promise.all(work.map(([t, ids]) => this.reload(t, ids === 'all' ? 'all' : [...ids])));
-          })
-          .then(
-            () => undefined,
-            (err: unknown) => this.ctx.log.error({ err }, 'gateway snapshot refresh failed'),
-          )
-          .finally(done);
-      }, 20);
-    }
+    if (this.next) return this.next;
+    // One refresh at a time, each after the one before: a slow read of a whole table finishing after a
+    // newer read of some of its rows would otherwise put the older rows back. Events heard while one
+    // runs (and those of the same tick: a batch operation publishes many) are read together by the next.
+    const run = this.settled
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => {
+        this.next = undefined;
+        const work = [...this.pending];
+        this.pending.clear();
+        if (this.closed) return;
+        return Promise.all(work.map(([t, ids]) => this.reload(t, ids === 'all' ? 'all' : [...ids])));
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => this.ctx.log.error({ err }, 'gateway snapshot refresh failed'),
+      );
+    this.next = run;
+    this.settled = run;
+    return run;
   }
 
   /** Reads `table` again, all of it or the rows with these ids (string ids; users and apps by their numeric id too). */

@@ -72,7 +72,10 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
     const q = db.selectFrom(spec.table);
     return spec.scope ? spec.scope(q, c) : q;
   };
-  const publish = (op: ChangeEvent['op'], ids: string[]) => ids.length && ctx.bus.publish({ entity: spec.table, op, ids });
+  /** Resolves once this instance's gateway sees the change (bus/index.ts). */
+  const publish = async (op: ChangeEvent['op'], ids: string[]): Promise<void> => {
+    if (ids.length) await ctx.bus.publish({ entity: spec.table, op, ids });
+  };
 
   /** Rows by id within the caller's scope; all must exist, or the call fails naming none of them. */
   async function visible(c: Caller, ids: string[]): Promise<Row[]> {
@@ -90,7 +93,7 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
     await spec.beforeDelete?.(rows, c);
     const ids = rows.map((r) => r.id);
     await db.deleteFrom(spec.table).where('id', 'in', ids).execute();
-    publish('delete', ids);
+    await publish('delete', ids);
   }
 
   async function updateRows(c: Caller, rows: Row[], values: Values) {
@@ -98,7 +101,7 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
     c.audit?.rows(spec.table, rows);
     const ids = rows.map((r) => r.id);
     await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', 'in', ids).execute();
-    publish('update', ids);
+    await publish('update', ids);
   }
 
   /** Every row the caller may see that matches a page filter (the `all-*` batch actions). */
@@ -155,7 +158,7 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
       const id = newId();
       const row = (await db.insertInto(spec.table).values({ id, ...(await create.toRow(input, c)), created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()) as Row;
       c.audit?.create(spec.table, row);
-      res.publish('create', [id]);
+      await res.publish('create', [id]);
       const extra = await create.after?.(row, input, c);
       return { id, ...(extra && typeof extra === 'object' ? extra : {}) };
     });
@@ -169,7 +172,7 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
       const values = await update.toRow(input, existing!, c);
       const row = (await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', '=', existing!.id).returningAll().executeTakeFirstOrThrow()) as Row;
       c.audit?.result(row);
-      res.publish('update', [existing!.id]);
+      await res.publish('update', [existing!.id]);
       await update.after?.(row, input, c);
     });
   }

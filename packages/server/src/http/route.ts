@@ -28,7 +28,14 @@ function define(method: 'GET' | 'POST') {
         const raw = method === 'GET' ? request.query : request.body;
         const input = opts.schema ? parse(opts.schema, raw, requestLocale(request)) : (raw as z.infer<S>);
         const draft = beginAudit(request, audit);
-        const out = await handler(input, request, reply);
+        let out: unknown;
+        try {
+          out = await handler(input, request, reply);
+        } finally {
+          // Read-your-writes: whatever the call changed is applied to this instance's gateway before it
+          // answers (bus/index.ts), however its writes published (awaited or not), and even if it failed.
+          await request.server.ctx.bus.settled();
+        }
         if (draft) await finishAudit(request, draft, input);
         // A handler that answered by itself (a file download) returns the reply; errors before that
         // still reach the scope's envelope handler. Resolving with undefined tells Fastify not to send

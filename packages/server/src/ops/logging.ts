@@ -2,10 +2,12 @@
 // gateway (the same id the client gets in x-trace-id and the call logs are keyed by), `req_id` on
 // everything else (x-request-id). Secrets stay out: requests are logged as method and path (a query
 // string may hold a session token), and key, password and token fields are censored wherever a log
-// call passes them.
+// call passes them. In production the lines go to stdout through ops/log-sink.ts, so that a closed or
+// stuck output (a supervisor or `| tee` that died) can never hold the drain or the exit.
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import { logSink, type LogSink } from './log-sink';
 import { faceOf } from './metrics';
 
 /** Fields censored in any logged object (headers included, should one ever be logged whole). */
@@ -46,7 +48,35 @@ export const REQUEST_ID_LABEL = 'req_id';
 /** A 32-hex id per request; on the gateway it is the call's trace id. */
 export const newRequestId = (): string => randomUUID().replaceAll('-', '');
 
-/** Fastify server options for logging: `given` (tests pass a stream) is laid over the defaults. */
+let stdout: LogSink | undefined;
+
+/** The process's log sink on stdout, made once; what it still holds at exit is written then, for a bounded time. */
+export function stdoutLog(): LogSink {
+  if (!stdout) {
+    // A pipe or socket (not a terminal, not a file) is put back in non-blocking mode before each write,
+    // through the libuv handle Node opened for it (ops/log-sink.ts says why).
+    const handle = process.stdout.isTTY ? undefined : (process.stdout as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
+    const sink = logSink(process.stdout.fd ?? 1, handle?.setBlocking ? () => void handle.setBlocking!(false) : undefined);
+    process.once('exit', () => sink.flushSync());
+    stdout = sink;
+  }
+  return stdout;
+}
+
+/** Resolves once the logger has written its lines, or after `waitMs`: an output nobody reads must not hold an exit. */
+export function flushLogs(log: FastifyBaseLogger, waitMs: number): Promise<void> {
+  const flush = (log as { flush?: (cb: () => void) => void }).flush?.bind(log);
+  if (!flush) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, waitMs);
+    flush(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** Fastify server options for logging: `given` (tests pass a stream) is laid over the defaults; without it, stdout (stdoutLog). */
 export function loggingOptions(level: string, given?: FastifyServerOptions['logger']): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'childLoggerFactory'> {
   const base = {
     level,
@@ -57,7 +87,7 @@ export function loggingOptions(level: string, given?: FastifyServerOptions['logg
     },
   };
   return {
-    logger: given === false ? false : typeof given === 'object' && given ? { ...base, ...given } : base,
+    logger: given === false ? false : typeof given === 'object' && given ? { ...base, ...given } : { ...base, stream: stdoutLog() },
     genReqId: newRequestId,
     childLoggerFactory(logger, bindings, opts, raw) {
       const id = (bindings as Record<string, unknown>)[REQUEST_ID_LABEL];

@@ -4,8 +4,13 @@
 // Two things are added here: idle keep-alive connections are closed as soon as they go idle (else
 // each would hold the close open until its keep-alive timeout), and after `timeoutMs` whatever is still
 // open is cut — a cut stream's call still settles what was delivered before the ledger's last write.
-// A second signal exits at once.
+// The last log lines get a bounded time to go out: an output nobody reads any more (a supervisor or a
+// `| tee` that died) never holds the exit (ops/log-sink.ts). A second signal exits at once.
 import type { FastifyInstance } from 'fastify';
+import { flushLogs } from './logging';
+
+/** How long the last log lines may take to go out before the process exits anyway. */
+const LOG_FLUSH_MS = 1000;
 
 export function gracefulShutdown(app: FastifyInstance, timeoutMs: number, exit: (code: number) => void = (code) => process.exit(code)) {
   let stopping = false;
@@ -24,16 +29,18 @@ export function gracefulShutdown(app: FastifyInstance, timeoutMs: number, exit: 
       app.log.warn({ timeout_s: timeoutMs / 1000 }, 'shutdown timeout: cutting the connections still open');
       server.closeAllConnections();
     }, timeoutMs);
+    let code = 0;
     try {
       await app.close();
       app.log.info('shut down cleanly');
-      exit(0);
     } catch (err) {
       app.log.error({ err }, 'shutdown failed');
-      exit(1);
+      code = 1;
     } finally {
       clearInterval(reaper);
       clearTimeout(deadline);
     }
+    await flushLogs(app.log, LOG_FLUSH_MS);
+    exit(code);
   };
 }

@@ -27,8 +27,15 @@ export interface BaseSection {
   /** Upstream timeouts in seconds: non-streaming calls, and streams (until the first byte). */
   short_timeout: number;
   long_timeout: number;
-  /** Retryable errors of one key in one day (counters reset at 0:00) after which it is disabled. */
-  model_key_err_disable: number;
+  /**
+   * Circuit breakers per provider key and per model agent (gateway/upstream-health.ts): transient
+   * failures (429, 5xx, timeouts) at or above `breaker_error_rate` % of at least `breaker_min_calls`
+   * calls in the last minute take it out of rotation for `breaker_cooldown` seconds, then one live
+   * request probes it (a failed probe doubles the wait, up to 10 minutes).
+   */
+  breaker_error_rate: number;
+  breaker_min_calls: number;
+  breaker_cooldown: number;
 }
 
 /** An error-text list (substring match, case-insensitive) that can be switched off. */
@@ -142,7 +149,7 @@ export const SYS_CONFIG_DEFAULTS: SysConfig = {
   reseller_login_register: { account_login: true, email_login: true, email_register: false, email_retrieve: true, session_expire: 21600 },
   admin_login: { account_login: true, email_login: true, email_register: false, email_retrieve: true, session_expire: 21600 },
   email: { open: false, host: '', port: 465, user_name: '', password: '', from_name: '' },
-  base: { err_retry: 3, short_timeout: 300, long_timeout: 600, model_key_err_disable: 100_000 },
+  base: { err_retry: 3, short_timeout: 300, long_timeout: 600, breaker_error_rate: 50, breaker_min_calls: 10, breaker_cooldown: 30 },
   log: { open: true, chat_records: ['prompt', 'completion'], chat_reserve: 90, response_reserve: 30 },
   auto_disabled_error: {
     open: true,
@@ -217,7 +224,9 @@ export const sysSectionSchemas = {
     err_retry: z.number().int().min(-1).max(100),
     short_timeout: z.number().int().min(1).max(86400),
     long_timeout: z.number().int().min(1).max(86400),
-    model_key_err_disable: z.number().int().min(0).max(1_000_000_000),
+    breaker_error_rate: z.number().int().min(1).max(100),
+    breaker_min_calls: z.number().int().min(1).max(100_000),
+    breaker_cooldown: z.number().int().min(1).max(3600),
   }),
   log: z.object({
     open: z.boolean(),

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift } from './helpers';
 import { PROVIDER_KEYS, resetUpstreams, settled, world, type World } from './gateway-fixtures';
 
 const ask = (w: World, content = 'ping', model = 'gpt-test') => w.openai.chat.completions.create({ model, messages: [{ role: 'user', content }] });
@@ -47,7 +47,8 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
     expect(page.body.data.items.some((k: { is_auto_disabled: boolean; auto_disabled_reason: string }) => k.is_auto_disabled && k.auto_disabled_reason.includes('Incorrect'))).toBe(true);
   });
 
-  it('puts auto-disabled keys back by the auto-enable rules, and disables keys past the daily error count', async () => {
+  // Transient errors no longer disable keys: they open circuit breakers (breakers.test.ts).
+  it('puts auto-disabled keys back by the auto-enable rules', async () => {
     w.mock.faults.add({ key: PROVIDER_KEYS[0]!, status: 401, error: 'Incorrect API key provided', times: 1 });
     w.mock.faults.add({ key: PROVIDER_KEYS[1]!, status: 401, error: 'Incorrect API key provided', times: 1 });
     // Both keys die; the client is not told 401 (its own key is fine) but that nothing is available.
@@ -61,18 +62,6 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
     expect(await w.server.app.gateway.health.enable({ cron: '* * * * *', enable_time: 0, error: 'Incorrect API key' })).toBe(2);
     await settled(w);
     expect((await ask(w)).choices).toHaveLength(1);
-
-    // Past the daily error threshold a key leaves the rotation even on retryable errors.
-    const { setSysSection } = await import('../src/settings/sys-config');
-    await setSysSection(w.server.app.ctx.db, 'base', { model_key_err_disable: 2 });
-    await w.server.app.gateway.snapshot.reload('sys_configs', 'all');
-    w.mock.faults.add({ key: PROVIDER_KEYS[0]!, status: 500, error: 'flaky' });
-    for (let i = 0; i < 4; i++) await ask(w);
-    await settled(w);
-    const k0 = (await w.server.app.ctx.db.selectFrom('provider_keys').selectAll().execute()).find((k) => k.auto_disabled_reason.includes('flaky'))!;
-    expect(k0.auto_disabled_reason).toMatch(/^too many errors today/);
-    await setSysSection(w.server.app.ctx.db, 'base', { model_key_err_disable: 100_000 });
-    await w.server.app.gateway.snapshot.reload('sys_configs', 'all');
   });
 
   it('falls back to the fallback model when every agent fails', async () => {
@@ -155,6 +144,8 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
     expect(log.total_price).toBeGreaterThan(0);
     expect(await w.quotaOf(w.user.userId)).toBe(before - log.total_price);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });
 
 describe.each(dialects)('gateway quota and limits on %s', (dialect) => {
@@ -168,6 +159,7 @@ describe.each(dialects)('gateway quota and limits on %s', (dialect) => {
       expect(refused.every((r) => (r as PromiseRejectedResult).reason instanceof OpenAI.APIError && (r as PromiseRejectedResult).reason.status === 429)).toBe(true);
       await w.flush();
       expect(await w.quotaOf(w.user.userId)).toBe(0);
+      await expectNoDrift(w.server);
     } finally {
       await w.close();
     }

@@ -8,7 +8,14 @@ export interface Verdict {
   retry: boolean;
   /** Take the key out of rotation (auto-disable). */
   disable: boolean;
+  /** The upstream asked to wait: the key is not picked for this long (issue 13). */
+  coolMs?: number;
 }
+
+/** A 429 that does not say how long: a few seconds, so the key is not asked again at once. */
+export const DEFAULT_COOL_MS = 5_000;
+/** An upstream asking for longer is asked again after this (it can say wait again). */
+export const MAX_COOL_MS = 600_000;
 
 const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached', 'account_deactivated', 'invalid_api_key']);
 
@@ -24,7 +31,10 @@ export function classify(error: UpstreamError, sys: Pick<SysConfig, 'auto_disabl
   if (listed(sys.not_retry_error, text)) return { retry: false, disable: false };
   const keyDead = error.status === 401 || error.status === 403 || QUOTA_CODES.has(error.code ?? '') || listed(sys.auto_disabled_error, text);
   if (keyDead) return { retry: true, disable: true };
-  if (error.status === 0 || error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500) return { retry: true, disable: false };
+  if (error.status === 429) return { retry: true, disable: false, coolMs: Math.min(MAX_COOL_MS, error.retryAfterMs ?? DEFAULT_COOL_MS) };
+  // A 503 (or any 5xx) that says when to come back is heard too.
+  if (error.status >= 500 && error.retryAfterMs !== undefined) return { retry: true, disable: false, coolMs: Math.min(MAX_COOL_MS, error.retryAfterMs) };
+  if (error.status === 0 || error.status === 408 || error.status === 409 || error.status >= 500) return { retry: true, disable: false };
   // 400, 404, 413, 422…: the request itself is wrong; another key would answer the same.
   return { retry: false, disable: false };
 }

@@ -17,6 +17,13 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * The gateway's own quota refusals (run.ts, admit.ts, resolve.ts): retrying cannot help until someone
+ * recharges or extends, so the OpenAI SDKs are told not to (`x-should-retry: false`; they would
+ * otherwise retry a 429 twice).
+ */
+const QUOTA_REFUSALS = new Set(['insufficient_quota', 'app_quota_exhausted', 'key_quota_exhausted', 'group_quota_exhausted', 'account_quota_expired', 'reseller_quota_expired']);
+
 function typeFor(status: number): string {
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
@@ -32,6 +39,7 @@ export const invalidParam = (param: string, message: string, code = 'invalid_val
 
 export function sendGatewayError(reply: FastifyReply, error: GatewayError, traceId?: string) {
   if (error.retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(error.retryAfter))));
+  if (QUOTA_REFUSALS.has(error.code)) reply.header('x-should-retry', 'false');
   if (traceId) reply.header('x-trace-id', traceId).header('x-request-id', traceId);
   return reply.status(error.status).send({ error: { message: error.message, type: error.type, code: error.code, param: error.param ?? null } });
 }

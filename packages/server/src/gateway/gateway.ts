@@ -1,23 +1,29 @@
 // The gateway's long-lived parts, made once per app: the config snapshot, the ledger, the rate
-// limiter and the upstream connection pool, plus the few writes the hot path triggers (first use of
-// a key, auto-disable), which run in the background and update the snapshot at once.
+// limiter, the upstream connection pool and the upstreams' breakers and cool-downs (memory, or Redis
+// shared by every instance), plus the few writes the hot path triggers (first use of a key,
+// auto-disable), which run in the background and update the snapshot at once.
 import type { FastifyBaseLogger } from 'fastify';
 import { QuotaExpiresRule } from '@fastgate/core/entities/app-key';
 import { Status } from '@fastgate/core/constants';
 import { Ledger } from '../billing/ledger';
 import type { Ctx } from '../context';
+import { createMemoryBreakers, createRedisBreakers } from '../breakers/index';
 import { KeyHealth } from '../jobs/key-health';
 import type { RateLimiter } from '../limits/types';
 import { agentsFor, type Route } from './pick';
 import { Snapshot, type SnapAppKey, type SnapGroup, type SnapModel } from './snapshot';
 import { createUpstream, type Upstream } from './upstream';
+import { UpstreamHealth } from './upstream-health';
 
 export class Gateway {
   readonly snapshot: Snapshot;
   readonly ledger: Ledger;
   readonly limiter: RateLimiter;
   readonly upstream: Upstream;
+  /** Auto-enable rules for keys disabled by their errors (jobs/key-health.ts). */
   readonly health: KeyHealth;
+  /** Circuit breakers and cool-downs per key and agent (upstream-health.ts). */
+  readonly breakers: UpstreamHealth;
 
   constructor(private readonly ctx: Ctx) {
     this.snapshot = new Snapshot(ctx);
@@ -25,6 +31,8 @@ export class Gateway {
     this.limiter = ctx.limiter;
     this.upstream = createUpstream();
     this.health = new KeyHealth(ctx, this);
+    const store = ctx.redis ? createRedisBreakers(ctx.redis.client, { prefix: `${ctx.redis.prefix}br:`, log: ctx.log }) : createMemoryBreakers();
+    this.breakers = new UpstreamHealth(store, this.snapshot, ctx.log);
   }
 
   async start(): Promise<void> {
@@ -37,6 +45,7 @@ export class Gateway {
     this.snapshot.close();
     await this.ledger.close();
     await this.limiter.close();
+    await this.breakers.store.close();
     await this.upstream.close();
   }
 

@@ -1,13 +1,17 @@
 // Choosing where an attempt goes (gateway-semantics §1.6–§1.7): an agent (or the model's own endpoint),
-// then a key inside it, skipping what is disabled or already failed in this request, by round robin
-// or smooth weighted round robin. Both strategies keep their state per candidate set, so concurrent
-// requests spread evenly; JavaScript's single thread makes each pick atomic.
+// then a key inside it, skipping what is disabled, cooling down or behind an open breaker (issue 13:
+// upstream-health.ts), and what already failed in this request, by round robin or smooth weighted
+// round robin. Both strategies keep their state per candidate set, so concurrent requests spread
+// evenly; JavaScript's single thread makes each pick atomic.
 import { familyOfCorpCode, Status, type ProviderFamily } from '@fastgate/core/constants';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
 import type { WireApi } from '@fastgate/core/entities/model-agent';
+import type { Availability } from '../breakers/index';
+import { retryAfterSeconds } from '../limits/types';
 import type { UpstreamTarget } from '../providers/types';
 import { GatewayError } from './errors';
 import type { SnapAgent, SnapGroup, SnapKey, SnapModel, Snapshot } from './snapshot';
+import { agentBreaker, keyBreaker } from './upstream-health';
 
 export interface Route {
   agent: SnapAgent | null;
@@ -16,6 +20,49 @@ export interface Route {
   /** The wire API the upstream speaks: the agent's, 'chat' for a model's own endpoint. */
   wire: WireApi;
   target: UpstreamTarget;
+  /** Breakers (`key:<id>`, `agent:<id>`) whose half-open probe this attempt must claim before it goes. */
+  probes: string[];
+}
+
+/** Whether a key or an agent may be asked now (upstream-health.ts); without one, everything may. */
+export interface Gate {
+  key(id: string, now: number): Availability;
+  agent(id: string, now: number): Availability;
+}
+
+const OPEN_GATE: Gate = { key: () => ({ ok: true, probe: false }), agent: () => ({ ok: true, probe: false }) };
+
+/** What the gate held back in one pick: the soonest moment something frees up, and whether all of it was cooling. */
+class HeldBack {
+  until = Infinity;
+  cooling = true;
+
+  /** Items the gate lets through now; notes the rest. */
+  filter<T extends { id: string }>(items: T[], ask: (id: string) => Availability, probes: Map<string, boolean>): T[] {
+    return items.filter((i) => {
+      const a = ask(i.id);
+      if (a.ok) {
+        probes.set(i.id, a.probe);
+        return true;
+      }
+      this.until = Math.min(this.until, a.until);
+      this.cooling &&= a.cooling;
+      return false;
+    });
+  }
+
+  get any(): boolean {
+    return this.until !== Infinity;
+  }
+
+  /** Every upstream key asked to wait → 429 with the soonest retry-after; open breakers → 503. */
+  error(now: number, what: 'key' | 'agent'): GatewayError {
+    const s = retryAfterSeconds(this.until - now);
+    if (this.cooling) return new GatewayError(429, 'upstream_rate_limited', `Every upstream key of this model is rate limited; retry after ${s} s.`, 'rate_limit_error', s);
+    return what === 'agent'
+      ? new GatewayError(503, 'no_available_agent', `No model agent is available for this model right now; retry after ${s} s.`, 'server_error', s)
+      : new GatewayError(503, 'no_available_key', `No key is available for this model right now; retry after ${s} s.`, 'server_error', s);
+  }
 }
 
 /** What already failed in this request: skipped while something else is left. */
@@ -83,35 +130,60 @@ function upstreamModel(model: SnapModel, requested: string, agent: SnapAgent | n
   return name;
 }
 
-export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null, requested: string, tried: Tried, only?: SnapAgent): Route {
+/** The route through one agent (or the model's own endpoint) and one of its keys. */
+export function routeFor(snapshot: Snapshot, model: SnapModel, requested: string, agent: SnapAgent | null, key: SnapKey, probes: string[] = []): Route {
+  const corp = agent ? (snapshot.corps.get(agent.corp) ?? snapshot.corps.get(model.corp)) : (snapshot.corps.get(key.corp) ?? snapshot.corps.get(model.corp));
+  return {
+    agent,
+    key,
+    family: familyOfCorpCode(corp?.code ?? ''),
+    wire: agent ? agent.wire_api : 'chat',
+    target: agent
+      ? { baseUrl: agent.base_url || model.base_url, path: agent.path || model.path, key: key.key, model: upstreamModel(model, requested, agent) }
+      : { baseUrl: model.base_url, path: model.path, key: key.key, model: upstreamModel(model, requested, null) },
+    probes,
+  };
+}
+
+/**
+ * Where the next attempt goes. `gate` holds back keys and agents that are cooling down or behind an
+ * open breaker; when it holds back everything left, the error says until when (retry-after).
+ */
+export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null, requested: string, tried: Tried, only?: SnapAgent, gate: Gate = OPEN_GATE, now = Date.now()): Route {
+  const held = new HeldBack();
+  const keyProbes = new Map<string, boolean>();
   const agents = only ? [only] : agentsFor(snapshot, model, group);
   if (agents) {
     const enabled = agents.filter((a) => a.status === Status.Normal);
     if (!enabled.length) throw new GatewayError(503, 'no_available_agent', 'No model agent is available for this model right now.');
+    const agentProbes = new Map<string, boolean>();
+    let open = held.filter(enabled, (id) => gate.agent(id, now), agentProbes);
+    if (!open.length) throw held.error(now, 'agent');
     const strategy = group?.is_enable_model_agent ? group.lb_strategy : model.lb_strategy;
-    const agent = choose(strategy, `agents:${group?.id ?? ''}:${model.id}`, untried(enabled, tried.agents));
-    const keys = (snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal);
-    if (!keys.length) throw new GatewayError(503, 'no_available_key', 'No key is available for this model right now.');
-    const key = choose(agent.lb_strategy, `keys:${agent.id}`, untried(keys, tried.keys));
-    const corp = snapshot.corps.get(agent.corp) ?? snapshot.corps.get(model.corp);
-    return {
-      agent,
-      key,
-      family: familyOfCorpCode(corp?.code ?? ''),
-      wire: agent.wire_api,
-      target: { baseUrl: agent.base_url || model.base_url, path: agent.path || model.path, key: key.key, model: upstreamModel(model, requested, agent) },
-    };
+    let keyless = false;
+    // An agent whose keys are all held back is passed over for the next one.
+    while (open.length) {
+      const agent = choose(strategy, `agents:${group?.id ?? ''}:${model.id}`, untried(open, tried.agents));
+      const enabledKeys = (snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal);
+      const keys = held.filter(enabledKeys, (id) => gate.key(id, now), keyProbes);
+      if (keys.length) {
+        const key = choose(agent.lb_strategy, `keys:${agent.id}`, untried(keys, tried.keys));
+        const probes = [...(agentProbes.get(agent.id) ? [agentBreaker(agent.id)] : []), ...(keyProbes.get(key.id) ? [keyBreaker(key.id)] : [])];
+        return routeFor(snapshot, model, requested, agent, key, probes);
+      }
+      keyless ||= !enabledKeys.length;
+      open = open.filter((a) => a !== agent);
+    }
+    if (held.any) throw held.error(now, 'key');
+    throw new GatewayError(503, keyless ? 'no_available_key' : 'no_available_agent', keyless ? 'No key is available for this model right now.' : 'No model agent is available for this model right now.');
   }
   // No agents: the model's own endpoint with keys bound directly to the model.
-  const keys = (snapshot.directKeys.get(model.id) ?? []).filter((k) => k.status === Status.Normal);
-  if (!keys.length) throw new GatewayError(503, 'no_available_key', 'No key is available for this model right now.');
+  const keys = held.filter(
+    (snapshot.directKeys.get(model.id) ?? []).filter((k) => k.status === Status.Normal),
+    (id) => gate.key(id, now),
+    keyProbes,
+  );
+  if (!keys.length) throw held.any ? held.error(now, 'key') : new GatewayError(503, 'no_available_key', 'No key is available for this model right now.');
   const key = choose(LbStrategy.Weight, `direct:${model.id}`, untried(keys, tried.keys));
-  const corp = snapshot.corps.get(key.corp) ?? snapshot.corps.get(model.corp);
-  return {
-    agent: null,
-    key,
-    family: familyOfCorpCode(corp?.code ?? ''),
-    wire: 'chat',
-    target: { baseUrl: model.base_url, path: model.path, key: key.key, model: upstreamModel(model, requested, null) },
-  };
+  return routeFor(snapshot, model, requested, null, key, keyProbes.get(key.id) ? [keyBreaker(key.id)] : []);
 }

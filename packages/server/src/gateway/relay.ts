@@ -4,6 +4,7 @@
 import { providers } from '../providers/index';
 import type { UpstreamError, UpstreamRequest } from '../providers/types';
 import type { Gateway } from './gateway';
+import { retryAfterMs } from './retry-after';
 import type { AttemptContext, Failed } from './run';
 import { UpstreamFailure, type UpstreamReply } from './upstream';
 
@@ -20,10 +21,15 @@ export function withoutKey(key: { key: string; key_mask: string }, text: string)
 export const badUpstreamBody = (): Failed =>
   failure({ status: 502, type: 'upstream_error', code: 'bad_upstream_response', message: 'The upstream answered with a body the gateway could not read.' });
 
-/** Reads an error answer into a Failed, in the route family's error vocabulary. */
-export async function failedAnswer(ctx: AttemptContext, status: number, body: { text(): Promise<string> }): Promise<Failed> {
+/**
+ * Reads an error answer into a Failed, in the route family's error vocabulary, with how long the
+ * upstream asked to wait (its headers), which cools the key down and reaches the client.
+ */
+export async function failedAnswer(ctx: AttemptContext, status: number, body: { text(): Promise<string> }, headers: UpstreamReply['headers'] = {}): Promise<Failed> {
   const text = withoutKey(ctx.route.key, await body.text().catch(() => ''));
-  return failure(providers[ctx.route.family].mapError(status, text));
+  const error = providers[ctx.route.family].mapError(status, text);
+  const wait = retryAfterMs(headers);
+  return failure(wait === undefined ? error : { ...error, retryAfterMs: wait });
 }
 
 /** Sends one attempt; a 2xx reply comes back, anything else is a Failed the retry loop judges. */
@@ -35,7 +41,7 @@ export async function sendOrFail(gw: Gateway, ctx: AttemptContext, req: Upstream
     if (err instanceof UpstreamFailure) return failure(err.error);
     throw err;
   }
-  if (res.status >= 400) return failedAnswer(ctx, res.status, res.body);
+  if (res.status >= 400) return failedAnswer(ctx, res.status, res.body, res.headers);
   return res;
 }
 

@@ -1,6 +1,7 @@
-// Key health (gateway-semantics §1.16–§1.17): daily error counters that disable a key past the system
-// config's threshold (reset at 0:00), and the auto-enable rules that put auto-disabled keys back on
-// their cron. Both run in-process; with several instances each runs them (the writes are idempotent).
+// Key health, admin side (gateway-semantics §1.17): the auto-enable rules that put keys disabled by
+// their errors (auth, quota, the configured texts) back on their cron. Transient errors no longer
+// disable anything: they open a circuit breaker (gateway/upstream-health.ts), which a live probe closes.
+// Runs in-process; with several instances each runs the rules (the writes are idempotent).
 import { Status } from '@fastgate/core/constants';
 import type { AutoEnableRule } from '@fastgate/core/sys-config';
 import { Cron } from 'croner';
@@ -8,9 +9,9 @@ import type { Ctx } from '../context';
 import type { Gateway } from '../gateway/gateway';
 
 export class KeyHealth {
-  private errors = new Map<string, number>();
   private jobs: Cron[] = [];
   private rulesJson = '';
+  private stopped = false;
 
   constructor(
     private readonly ctx: Ctx,
@@ -18,7 +19,6 @@ export class KeyHealth {
   ) {}
 
   start(): void {
-    this.jobs.push(new Cron('0 0 * * *', { timezone: this.ctx.config.timeZone }, () => this.errors.clear()));
     this.schedule();
     // Rules change with the system config: reschedule when it does.
     this.ctx.bus.subscribe((e) => {
@@ -27,24 +27,17 @@ export class KeyHealth {
   }
 
   stop(): void {
+    this.stopped = true;
     for (const j of this.jobs) j.stop();
     this.jobs = [];
-  }
-
-  /** Counts one retryable error of a key; true when it crossed today's threshold. */
-  count(keyId: string): boolean {
-    const n = (this.errors.get(keyId) ?? 0) + 1;
-    this.errors.set(keyId, n);
-    const limit = this.gateway.snapshot.sys.base.model_key_err_disable;
-    return limit > 0 && n >= limit;
   }
 
   private schedule(): void {
     const section = this.gateway.snapshot.sys.auto_enable_error;
     const json = JSON.stringify(section);
-    if (json === this.rulesJson) return;
+    if (this.stopped || json === this.rulesJson) return;
     this.rulesJson = json;
-    for (const j of this.jobs.splice(1)) j.stop();
+    for (const j of this.jobs.splice(0)) j.stop();
     if (!section.open) return;
     for (const rule of section.enable_errors) {
       try {

@@ -1,5 +1,6 @@
 // Model agent detail (`/agent/detail?id=`): every field of the record, its bound keys masked with a copy
 // button each; the server answers masks only, and a copy is an explicit reveal it records (issue 11).
+// The agent's and each key's circuit breaker, and a test button per key (issue 13).
 import { Alert, Button, Card, Descriptions, Space, Spin, Tag, Typography } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Status } from '@fastgate/core/constants';
@@ -10,6 +11,8 @@ import { MaskedKey } from '../../components/MaskedKey';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { revealAgentKey } from './api';
+import { BreakerTag } from './BreakerTag';
+import { useBreakers, useKeyTest } from './breakers';
 import locale from './locale';
 import { AutoDisabledTag, FlagTag, NameTags } from './parts';
 
@@ -27,6 +30,8 @@ export default function AgentDetail() {
 
   const pairs = a?.replace_models.map((m, i) => `${m} → ${a.target_models[i] ?? ''}`) ?? [];
   const keys = a?.keys ?? [];
+  const health = useBreakers(a ? [a.id, ...keys.map((k) => k.id)] : []);
+  const test = useKeyTest();
 
   return (
     <Card
@@ -64,6 +69,7 @@ export default function AgentDetail() {
                 { label: t('agent.weight'), value: a.weight },
                 { label: t('agent.status'), value: <Tag color={a.status === Status.Normal ? 'green' : 'gray'}>{g(a.status === Status.Normal ? 'resource.status.1' : 'resource.status.2')}</Tag> },
                 { label: t('agent.autoDisabled'), value: <AutoDisabledTag disabled={a.is_auto_disabled} reason={a.auto_disabled_reason} /> },
+                { label: t('agent.health.agent'), value: <BreakerTag info={health.get(a.id)} testId="agent-breaker" /> },
                 { label: t('agent.neverDisable'), value: yesNo(a.is_never_disable) },
                 { label: t('agent.createdAt'), value: a.created_at },
                 { label: t('agent.updatedAt'), value: a.updated_at },
@@ -91,7 +97,13 @@ export default function AgentDetail() {
                   value: keys.length ? (
                     <Space direction="vertical" size={4} data-testid="agent-detail-keys">
                       {keys.map((k) => (
-                        <MaskedKey key={k.id} value={k.key} copy={() => revealAgentKey(a.id, k.id)} />
+                        <Space key={k.id} size={12}>
+                          <MaskedKey value={k.key} copy={() => revealAgentKey(a.id, k.id)} />
+                          <BreakerTag info={health.get(k.id)} testId={`key-breaker-${k.id}`} />
+                          <Button size="mini" loading={test.isPending && test.variables === k.id} onClick={() => test.mutate(k.id)} data-testid={`key-test-${k.id}`}>
+                            {t('agent.test')}
+                          </Button>
+                        </Space>
                       ))}
                     </Space>
                   ) : (

@@ -1,6 +1,8 @@
 // Columns and search fields of the model key list (reference §3.4). Status and actions come from
-// ResourceTable; keys are masked, and the copy button fetches the full value on click.
+// ResourceTable; keys are masked, and the copy button fetches the full value on click. Health is each
+// key's circuit breaker as the gateway sees it (issue 13).
 import { Space, Typography, type TableColumnProps } from '@arco-design/web-react';
+import type { BreakerInfo } from '@fastgate/core/entities/breaker';
 import type { ModelKey } from '@fastgate/core/entities/provider-key';
 import { formatUsd } from '@fastgate/core/money';
 import { CorpSelect } from '../../components/CorpSelect';
@@ -8,6 +10,7 @@ import { MaskedKey } from '../../components/MaskedKey';
 import { ModelSelect } from '../../components/ModelSelect';
 import type { FilterField } from '../../components/SearchForm';
 import type { PageDict } from '../../locale';
+import { BreakerTag } from '../agent/BreakerTag';
 import { AgentSelect, AutoDisabledTag, FlagTag, NameTags } from '../agent/parts';
 import { revealModelKey } from './api';
 import type locale from './locale';
@@ -15,9 +18,10 @@ import type locale from './locale';
 type Key = typeof locale extends PageDict<infer K> ? K : never;
 type T = (key: Key, vars?: Record<string, string | number>) => string;
 
-export function keyColumns(t: T): TableColumnProps<ModelKey>[] {
+export function keyColumns(t: T, health: ReadonlyMap<string, BreakerInfo>): TableColumnProps<ModelKey>[] {
   return [
     { title: t('key.key'), dataIndex: 'key', width: 240, render: (key: string, row) => <MaskedKey value={key} copy={() => revealModelKey(row.id)} testId={`key-mask-${row.id}`} /> },
+    { title: t('key.health'), dataIndex: 'id', key: 'health', width: 190, render: (id: string) => <BreakerTag info={health.get(id)} testId={`key-breaker-${id}`} /> },
     { title: t('key.corp'), dataIndex: 'corp_name', width: 140 },
     { title: t('key.models'), dataIndex: 'model_names', width: 200, render: (names: string[]) => <NameTags names={names} /> },
     { title: t('key.modelAgents'), dataIndex: 'model_agent_names', width: 160, render: (names: string[]) => <NameTags names={names} color="purple" /> },

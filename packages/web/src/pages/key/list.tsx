@@ -1,6 +1,7 @@
 // Model key list (SPEC §2 "model key list", admin): `/key/page` with `type: 2` fixed. Besides the
 // selection's batch actions, the toolbar applies status or delete to every key matching the applied
-// filter (`all-status` / `all-delete`, reference §2.8), confirmed with the matching count.
+// filter (`all-status` / `all-delete`, reference §2.8), confirmed with the matching count. Each row
+// shows its key's circuit breaker and can test the key with one real request (issue 13).
 import { useMemo } from 'react';
 import { Button, Dropdown, Menu, Message, Modal } from '@arco-design/web-react';
 import { IconDown } from '@arco-design/web-react/icon';
@@ -10,6 +11,7 @@ import { KEY_PREFIX, KeyType, type ModelKey } from '@fastgate/core/entities/prov
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourceMutation, useResourcePage } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
+import { useBreakers, useKeyTest } from '../agent/breakers';
 import { keyColumns, keyFilters } from './columns';
 import locale from './locale';
 
@@ -21,8 +23,10 @@ export default function KeyList() {
   const t = usePageLocale(locale);
   const { g } = useGlobalLocale();
   const filters = useMemo(() => keyFilters(t), [t]);
-  const columns = useMemo(() => keyColumns(t), [t]);
   const page = useResourcePage<ModelKey>(KEY_PREFIX, filters, FIXED);
+  const health = useBreakers(page.rows.map((r) => r.id));
+  const columns = useMemo(() => keyColumns(t, health), [t, health]);
+  const test = useKeyTest();
   // Agents show their key counts.
   const batch = useResourceMutation(KEY_PREFIX, 'batch', [MODEL_AGENT_PREFIX]);
 
@@ -70,5 +74,6 @@ export default function KeyList() {
     </Dropdown>
   );
 
-  return <ResourceTable page={page} columns={columns} routes={{ create: 'key.create', update: 'key.update' }} toolbar={toolbar} alsoInvalidate={[MODEL_AGENT_PREFIX]} />;
+  const testAction = { key: 'test', label: t('key.test'), onClick: (row: ModelKey) => test.mutate(row.id) };
+  return <ResourceTable page={page} columns={columns} routes={{ create: 'key.create', update: 'key.update' }} rowActions={[testAction]} toolbar={toolbar} alsoInvalidate={[MODEL_AGENT_PREFIX]} />;
 }

@@ -23,6 +23,8 @@ const UNITS: Record<string, Key> = {
   session_expire: 'cfg.seconds',
   short_timeout: 'cfg.seconds',
   long_timeout: 'cfg.seconds',
+  breaker_cooldown: 'cfg.seconds',
+  breaker_error_rate: 'cfg.percent',
   chat_reserve: 'cfg.days',
   audit_reserve: 'cfg.days',
   response_reserve: 'cfg.days',
@@ -30,7 +32,7 @@ const UNITS: Record<string, Key> = {
   task_timeout: 'cfg.minutes',
   upload_max_mb: 'cfg.mb',
 };
-const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'model_key_err_disable', 'chat_reserve', 'audit_reserve', 'response_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron', 'reserved_hosts', 'upload_max_files', 'upload_max_mb', 'required']);
+const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'breaker_error_rate', 'breaker_min_calls', 'breaker_cooldown', 'chat_reserve', 'audit_reserve', 'response_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron', 'reserved_hosts', 'upload_max_files', 'upload_max_mb', 'required']);
 const RECORDS = ['prompt', 'completion', 'messages', 'image', 'audio'] as const;
 /** Text lists edited one item per line. */
 const LINES = ['errors', 'reserved_hosts'];

@@ -1,0 +1,5 @@
+// Circuit breakers and cool-downs per provider key and model agent: memory for one process, Redis for many.
+export type { BreakerSettings, BreakerState, BreakerStatus, BreakerStore, BreakerView, Claim, LastError, Outcome } from './types';
+export { availability, type Availability } from './policy';
+export { createMemoryBreakers } from './memory';
+export { createRedisBreakers, type RedisBreakerOptions } from './redis';

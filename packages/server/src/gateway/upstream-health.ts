@@ -1,0 +1,133 @@
+// The gateway's side of circuit breakers and cool-downs (issue 13), one breaker per provider key and
+// per model agent (breakers/): picking asks `key()` / `agent()` synchronously from the local view; an
+// attempt claims the half-open probes its route needs, then reports how it went. Transient failures
+// (429, 5xx, timeouts) count against the breakers, a 429's retry-after cools the key; auth and quota
+// errors still disable the key with their reason (Gateway.autoDisable), and say nothing here.
+import type { FastifyBaseLogger } from 'fastify';
+import { Status } from '@fastgate/core/constants';
+import type { BaseSection } from '@fastgate/core/sys-config';
+import { availability, type Availability, type BreakerSettings, type BreakerStore, type LastError, type Outcome } from '../breakers/index';
+import { GatewayError } from './errors';
+import type { Gate, Route } from './pick';
+import type { Snapshot } from './snapshot';
+
+export const keyBreaker = (id: string): string => `key:${id}`;
+export const agentBreaker = (id: string): string => `agent:${id}`;
+
+/** The error-rate window (settings give the rate, the minimum calls and the cool-down). */
+const WINDOW_MS = 60_000;
+
+export function breakerSettings(base: Pick<BaseSection, 'breaker_error_rate' | 'breaker_min_calls' | 'breaker_cooldown'>): BreakerSettings {
+  return { errorRatePct: base.breaker_error_rate, minCalls: base.breaker_min_calls, cooldownMs: base.breaker_cooldown * 1000, windowMs: WINDOW_MS };
+}
+
+/**
+ * Before asking a key a second time in one call: exponential from 100 ms (the `repeat`-th time), up to
+ * 2 s, with full jitter over its upper half, so retries of many calls do not arrive together.
+ */
+export function backoffMs(repeat: number, random = Math.random): number {
+  const ceiling = Math.min(2000, 100 * 2 ** repeat);
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+/** Waits `ms`, or less when the client leaves. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export interface Report {
+  kind: Outcome['kind'];
+  coolMs?: number;
+  error?: Omit<LastError, 'at'>;
+}
+
+export class UpstreamHealth implements Gate {
+  constructor(
+    readonly store: BreakerStore,
+    private readonly snapshot: Snapshot,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  settings(): BreakerSettings {
+    return breakerSettings(this.snapshot.sys.base);
+  }
+
+  key(id: string, now: number): Availability {
+    return availability(this.store.view(keyBreaker(id)), now);
+  }
+
+  agent(id: string, now: number): Availability {
+    return availability(this.store.view(agentBreaker(id)), now);
+  }
+
+  /**
+   * Claims the probes a route needs for `leaseMs`. Returns the probes now held (the attempt reports
+   * them), or null when another request holds one: the route is not used, and what was claimed goes back.
+   */
+  async claim(probes: readonly string[], leaseMs: number): Promise<string[] | null> {
+    const held: string[] = [];
+    for (const id of probes) {
+      const claim = await this.store.claim(id, leaseMs);
+      if (claim === 'probe') held.push(id);
+      else if (claim === 'busy') {
+        await this.release(held);
+        return null;
+      }
+    }
+    return held;
+  }
+
+  /**
+   * Picks until the route's probes, if it needs any, are claimed: a breaker whose probe another
+   * request took is held back by the view the claim updated, so the next pick passes it over.
+   */
+  async pickClaimed(pickOnce: () => Route, leaseMs: number): Promise<{ route: Route; probes: string[] }> {
+    for (let i = 0; i < 20; i++) {
+      const route = pickOnce();
+      if (!route.probes.length) return { route, probes: [] };
+      const probes = await this.claim(route.probes, leaseMs);
+      if (probes) return { route, probes };
+    }
+    throw new GatewayError(503, 'no_available_key', 'No key is available for this model right now.', 'server_error', 1);
+  }
+
+  /** Gives back probes an attempt held but did not use (or whose outcome says nothing). */
+  async release(probes: readonly string[]): Promise<void> {
+    const s = this.settings();
+    await Promise.all(probes.map((id) => this.store.record(id, { kind: 'neutral', probe: true }, s)));
+  }
+
+  /**
+   * One attempt's outcome, to its key's and its agent's breakers. The cool-down is the key's alone, and
+   * an agent opens only on failures of two of its keys (or its only one): a single bad key is its own
+   * breaker's business, the agent's is an endpoint failing as a whole.
+   */
+  async report(route: Route, r: Report, probes: readonly string[], log: FastifyBaseLogger = this.log): Promise<void> {
+    const s = this.settings();
+    const now = Date.now();
+    const { key, agent } = route;
+    const outcomes: [string, Outcome][] = [[keyBreaker(key.id), { kind: r.kind, probe: false, hold: key.is_never_disable === 1, coolMs: r.coolMs, error: r.error }]];
+    if (agent) {
+      const keys = r.kind === 'fail' ? (this.snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal).length : 0;
+      outcomes.push([agentBreaker(agent.id), { kind: r.kind, probe: false, hold: agent.is_never_disable === 1, error: r.error, key: key.id, keysNeeded: Math.max(1, Math.min(2, keys)) }]);
+    }
+    await Promise.all(
+      outcomes.map(async ([id, outcome]) => {
+        const before = this.store.view(id)?.state ?? 'closed';
+        await this.store.record(id, { ...outcome, probe: probes.includes(id) }, s, now);
+        const after = this.store.view(id)?.state ?? 'closed';
+        if (after === 'open' && before !== 'open') log.warn({ breaker: id, agent: route.agent?.name, key: route.key.key_mask, status: r.error?.status }, 'circuit breaker opened');
+        else if (after === 'closed' && before !== 'closed') log.info({ breaker: id, agent: route.agent?.name, key: route.key.key_mask }, 'circuit breaker closed');
+      }),
+    );
+  }
+}

@@ -43,21 +43,21 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await expect(toast(page, '创建成功')).toBeVisible();
   await expect(row(page, corpName)).toBeVisible();
 
-  // 模型管理: a text model priced by ratio ($ / 1K tokens in, ratio = price × 500 stored).
+  // 模型管理: a text model priced by ratio ($ / 1M tokens in, ratio = price × 0.5 stored).
   await page.getByTestId('menu-model.list').click();
   await expect(page).toHaveURL(/\/model\/list$/);
   await page.getByTestId('resource-create').click();
   await pick(page, 'model-corp', corpName);
   await page.getByTestId('model-name').fill(modelName);
   await page.getByTestId('model-model').fill(modelName);
-  await page.getByTestId('text_quota-prompt_price').fill('0.002');
-  await page.getByTestId('text_quota-completion_price').fill('0.006');
+  await page.getByTestId('text_quota-prompt_price').fill('2');
+  await page.getByTestId('text_quota-completion_price').fill('6');
   await expect(page.getByTestId('text_quota-prompt_price-ratio')).toHaveText('倍率 1');
   await expect(page.getByTestId('text_quota-completion_price-ratio')).toHaveText('倍率 3');
   await page.getByTestId('form-submit').click();
   await expect(toast(page, '创建成功')).toBeVisible();
   await expect(page).toHaveURL(/\/model\/list$/);
-  await expect(row(page, modelName)).toContainText('$0.002');
+  await expect(row(page, modelName)).toContainText('$2 / 1M tokens');
 
   // 模型代理: an agent for the model with two upstream keys, one per line.
   await page.getByTestId('menu-agent.list').click();

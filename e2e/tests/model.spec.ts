@@ -1,5 +1,5 @@
 // Models (SPEC §2, admin) and "my model" (reseller, user): the admin creates a model with prices entered in
-// $ / 1K tokens and stored as ratios (reference §2.10: ratio = price × 500), edits, filters, opens the detail,
+// $ / 1M tokens and stored as ratios (ratio = price × 0.5; 500000 units = $1), edits, filters, opens the detail,
 // switches agents by batch and toggles its status; a user then sees the public model with its $ prices.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
@@ -48,7 +48,7 @@ async function pick(page: Page, testId: string, text: string) {
   await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: text }).first().click();
 }
 
-test('admin creates a model priced in $ / 1K tokens, edits, filters and toggles it; a user sees it under 我的模型', async ({ page, request }) => {
+test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles it; a user sees it under 我的模型', async ({ page, request }) => {
   const api = await adminApi(request);
   const stamp = Date.now().toString(36);
   const corpName = `E2E OpenAI ${stamp}`;
@@ -68,9 +68,9 @@ test('admin creates a model priced in $ / 1K tokens, edits, filters and toggles 
   await pick(page, 'model-corp', corpName);
   await page.getByTestId('model-name').fill(name);
   await page.getByTestId('model-model').fill(`gpt-e2e-${stamp}`);
-  // Text to text is the default type: the ratio price block is shown; prices are $ per 1K tokens.
-  await page.getByTestId('text_quota-prompt_price').fill('0.002');
-  await page.getByTestId('text_quota-completion_price').fill('0.006');
+  // Text to text is the default type: the ratio price block is shown; prices are $ per 1M tokens.
+  await page.getByTestId('text_quota-prompt_price').fill('2');
+  await page.getByTestId('text_quota-completion_price').fill('6');
   await expect(page.getByTestId('text_quota-prompt_price-ratio')).toHaveText('倍率 1');
   await expect(page.getByTestId('text_quota-completion_price-ratio')).toHaveText('倍率 3');
   await page.getByTestId('model-public').click();
@@ -84,7 +84,7 @@ test('admin creates a model priced in $ / 1K tokens, edits, filters and toggles 
   await expect(row(page, name)).toContainText(corpName);
   await expect(row(page, name)).toContainText('文生文');
 
-  // Stored as ratios × 500.
+  // Stored as ratios (× 0.5).
   const found = await api.post<{ items: ModelDetail[] }>('/model/page', { current: 1, pageSize: 20, name });
   expect(found.items).toHaveLength(1);
   const id = found.items[0]!.id;
@@ -112,9 +112,9 @@ test('admin creates a model priced in $ / 1K tokens, edits, filters and toggles 
   await page.getByTestId(`row-edit-${id}`).click();
   await expect(page).toHaveURL(/\/model\/update\?id=/);
   await expect(page.getByTestId('model-name')).toHaveValue(name);
-  await expect(page.getByTestId('text_quota-prompt_price')).toHaveValue('0.002');
-  await expect(page.getByTestId('text_quota-completion_price')).toHaveValue('0.006');
-  await page.getByTestId('text_quota-completion_price').fill('0.008');
+  await expect(page.getByTestId('text_quota-prompt_price')).toHaveValue('2');
+  await expect(page.getByTestId('text_quota-completion_price')).toHaveValue('6');
+  await page.getByTestId('text_quota-completion_price').fill('8');
   await page.getByTestId('form-submit').click();
   await expect(toast(page, '更新成功')).toBeVisible();
   await expect(page).toHaveURL(/\/model\/list\?.*name=/);
@@ -125,8 +125,8 @@ test('admin creates a model priced in $ / 1K tokens, edits, filters and toggles 
   // Detail drawer shows the prices readably.
   await page.getByTestId(`row-detail-${id}`).click();
   await expect(page.getByTestId('model-detail')).toContainText(name);
-  await expect(page.getByTestId('detail-prices')).toContainText('$0.002');
-  await expect(page.getByTestId('detail-prices')).toContainText('$0.008');
+  await expect(page.getByTestId('detail-prices')).toContainText('$2');
+  await expect(page.getByTestId('detail-prices')).toContainText('$8');
   await shot(page, 'model-detail');
   await page.locator('.arco-drawer .arco-drawer-close-icon').click();
   await expect(page.getByTestId('model-detail')).toBeHidden();
@@ -163,9 +163,9 @@ test('admin creates a model priced in $ / 1K tokens, edits, filters and toggles 
   await page.getByTestId('search-submit').click();
   const mine = row(page, name);
   await expect(mine).toContainText(corpName);
-  await expect(page.getByTestId(`prices-${id}`)).toContainText('$0.002');
-  await expect(page.getByTestId(`prices-${id}`)).toContainText('$0.008');
-  await expect(page.getByTestId(`prices-${id}`)).toContainText('/ 1K tokens');
+  await expect(page.getByTestId(`prices-${id}`)).toContainText('$2');
+  await expect(page.getByTestId(`prices-${id}`)).toContainText('$8');
+  await expect(page.getByTestId(`prices-${id}`)).toContainText('/ 1M tokens');
   await expect(page.getByTestId(`discount-${id}`)).toHaveText('原价');
   await shot(page, 'my-model');
 });
@@ -193,8 +193,8 @@ test('a multimodal model: vision and search price tables, keyword forwarding row
   await pick(page, 'model-type', '多模态');
 
   // Multimodal prices: text prices, a vision price per mode and (OpenAI corp) a search price per context size.
-  await page.getByTestId('multimodal_quota-text_quota-prompt_price').fill('0.005');
-  await page.getByTestId('multimodal_quota-text_quota-completion_price').fill('0.015');
+  await page.getByTestId('multimodal_quota-text_quota-prompt_price').fill('5');
+  await page.getByTestId('multimodal_quota-text_quota-completion_price').fill('15');
   await page.getByTestId('vision-quotas-add').click();
   await page.getByTestId('vision-mode-0').click();
   await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: /^low$/ }).click();
@@ -245,7 +245,7 @@ test('a multimodal model: vision and search price tables, keyword forwarding row
   expect(detail.fallback_config).toMatchObject({ model: targets.code, model_agent: '' });
 
   // The list shows the default vision price; the detail lists the keyword rows with their targets.
-  await expect(page.getByTestId(`prices-${id}`)).toContainText('$0.005');
+  await expect(page.getByTestId(`prices-${id}`)).toContainText('$5 / 1M tokens');
   await expect(page.getByTestId(`prices-${id}`)).toContainText('$0.002');
   await page.getByTestId(`row-detail-${id}`).click();
   await expect(page.getByTestId('detail-keywords')).toContainText(`画图|绘画 → E2E draw ${stamp}`);
@@ -257,5 +257,5 @@ test('a multimodal model: vision and search price tables, keyword forwarding row
   await expect(page.getByTestId('keyword-0')).toHaveValue('画图|绘画');
   await expect(page.getByTestId('keyword-1')).toHaveValue('code');
   await expect(page.getByTestId('vision-quota-1')).toHaveValue('3000');
-  await expect(page.getByTestId('multimodal_quota-text_quota-completion_price')).toHaveValue('0.015');
+  await expect(page.getByTestId('multimodal_quota-text_quota-completion_price')).toHaveValue('15');
 });

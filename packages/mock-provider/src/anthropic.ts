@@ -1,7 +1,7 @@
 // Anthropic Messages answers (JSON and the event stream).
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Fault } from './faults';
+import { usageDetails, type Fault } from './faults';
 import { sendJson, sseData, startSse } from './http';
 import { argumentPieces, randomHex, streamPieces, TOOL_ARGUMENTS, WEATHER } from './openai';
 import { answerForcedTool } from './structured';
@@ -46,7 +46,11 @@ export async function messages(res: ServerResponse, body: Record<string, any>, f
   const model = String(body.model ?? 'mock');
   const answer = answerFor(model, text(turns(body).at(-1)?.content));
   // A tool call is billed like the text it replaces (as the chat mock does).
-  const usage = { input_tokens: inputTokens(body), output_tokens: countTokens(answer) };
+  const d = usageDetails(fault);
+  const cache = d.any
+    ? { cache_creation_input_tokens: d.write5m + d.write1h, cache_read_input_tokens: d.cached, cache_creation: { ephemeral_5m_input_tokens: d.write5m, ephemeral_1h_input_tokens: d.write1h } }
+    : {};
+  const usage = { input_tokens: inputTokens(body), ...cache, output_tokens: countTokens(answer) + d.reasoning };
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   const call = weatherCall(body);
   const stop = call ? 'tool_use' : 'end_turn';
@@ -56,7 +60,7 @@ export async function messages(res: ServerResponse, body: Record<string, any>, f
     return;
   }
   startSse(res);
-  sseData(res, { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }, 'message_start');
+  sseData(res, { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, ...cache, output_tokens: 1 } } }, 'message_start');
   sseData(res, { type: 'content_block_start', index: 0, content_block: call ? { ...call, input: {} } : { type: 'text', text: '' } }, 'content_block_start');
   sseData(res, { type: 'ping' }, 'ping');
   const done = call

@@ -3,7 +3,7 @@
 //   answer is a functionCall of the first declaration with {city: 'Paris'}, finishReason STOP.
 // - A last turn of functionResponse parts is answered with text that echoes the responses' content.
 import type { ServerResponse } from 'node:http';
-import type { Fault } from './faults';
+import { usageDetails, type Fault } from './faults';
 import { sendJson, sseData, startSse } from './http';
 import { streamPieces } from './openai';
 import { answerFor, countTokens, pieces } from './text';
@@ -39,7 +39,16 @@ export async function generateContent(res: ServerResponse, model: string, body: 
   const call = calledFunction(body, contents.at(-1));
   const answer = fault.reply ?? answerFor(model, lastTurnText(contents.at(-1)));
   const output = call ? JSON.stringify({ city: 'Paris' }) : answer;
-  const usageMetadata = { promptTokenCount: countTokens(prompt), candidatesTokenCount: countTokens(output), totalTokenCount: countTokens(prompt) + countTokens(output) };
+  // Gemini counts cached content inside promptTokenCount, thoughts apart from candidatesTokenCount.
+  const d = usageDetails(fault);
+  const promptTokenCount = countTokens(prompt) + d.cached;
+  const usageMetadata = {
+    promptTokenCount,
+    candidatesTokenCount: countTokens(output),
+    totalTokenCount: promptTokenCount + countTokens(output) + d.reasoning,
+    ...(d.cached ? { cachedContentTokenCount: d.cached } : {}),
+    ...(d.reasoning ? { thoughtsTokenCount: d.reasoning } : {}),
+  };
   const candidate = (parts: object[], finishReason?: string) => ({ content: { role: 'model', parts }, index: 0, ...(finishReason ? { finishReason } : {}) });
   if (call) {
     const parts = [{ functionCall: { name: call, args: { city: 'Paris' } } }];

@@ -1,7 +1,7 @@
 // OpenAI-shaped answers: chat (JSON and SSE), completions, embeddings, images, audio, moderations, models.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Fault } from './faults';
+import { usageDetails, type Fault } from './faults';
 import { sendJson, sleep, sseData, startSse } from './http';
 import { answerFor, countTokens, embeddingFor, pieces } from './text';
 
@@ -53,12 +53,27 @@ export const randomHex = () => randomUUID().replace(/-/g, '');
 /** Pieces of the tool arguments to stream (4 unless the fault says how many). */
 export const argumentPieces = (fault: Fault) => pieces(TOOL_ARGUMENTS, fault.chunks ?? 4);
 
+/** OpenAI's usage, with the details directives asked for (cache writes as OpenRouter reports them). */
+function chatUsage(prompt: number, answer: number, fault: Fault) {
+  const d = usageDetails(fault);
+  const prompt_tokens = prompt + d.cached + d.write5m + d.write1h;
+  const completion_tokens = answer + d.reasoning;
+  const usage = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
+  if (!d.any) return usage;
+  const written = d.write5m + d.write1h;
+  return {
+    ...usage,
+    prompt_tokens_details: { cached_tokens: d.cached, audio_tokens: 0, ...(written ? { cache_write_tokens: written } : {}) },
+    completion_tokens_details: { reasoning_tokens: d.reasoning, audio_tokens: 0 },
+  };
+}
+
 export async function chatCompletion(res: ServerResponse, body: Record<string, any>, fault: Fault): Promise<void> {
   const model = String(body.model ?? 'mock');
   const prompt = messagesText(body.messages);
   const answer = fault.reply ?? answerFor(model, prompt.split('\n').at(-1) ?? '');
   // A tool call is billed like the text it replaces.
-  const usage = { prompt_tokens: countTokens(prompt), completion_tokens: countTokens(answer), total_tokens: countTokens(prompt) + countTokens(answer) };
+  const usage = chatUsage(countTokens(prompt), countTokens(answer), fault);
   const id = `chatcmpl-${randomUUID()}`;
   const created = Math.floor(Date.now() / 1000);
   const last = Array.isArray(body.messages) ? (body.messages.at(-1) as ChatMessage | undefined) : undefined;

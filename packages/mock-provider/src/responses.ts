@@ -3,7 +3,7 @@
 // GET/DELETE /v1/responses/{id} answer 404, as OpenAI does for a response it does not have.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { Fault } from './faults';
+import { usageDetails, type Fault } from './faults';
 import { sendJson, sseData, startSse } from './http';
 import { argumentPieces, openaiError, randomHex, streamPieces, TOOL_ARGUMENTS, WEATHER } from './openai';
 import { answerFor, countTokens, pieces } from './text';
@@ -40,9 +40,11 @@ export async function createResponse(res: ServerResponse, body: Item, fault: Fau
   const prompt = promptOf(body);
   const answer = fault.reply ?? answerFor(model, prompt.split('\n').at(-1) ?? '');
   // A tool call is billed like the text it replaces (as the chat mock does).
-  const input = countTokens(prompt);
-  const output = countTokens(answer);
-  const usage = fault.no_usage ? null : { input_tokens: input, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+  const d = usageDetails(fault);
+  const input = countTokens(prompt) + d.cached + d.write5m + d.write1h;
+  const output = countTokens(answer) + d.reasoning;
+  const details = { input_tokens_details: { cached_tokens: d.cached, cache_write_tokens: d.write5m + d.write1h }, output_tokens_details: { reasoning_tokens: d.reasoning } };
+  const usage = fault.no_usage ? null : { input_tokens: input, ...details, output_tokens: output, total_tokens: input + output };
   const last = itemsOf(body.input).at(-1);
   const tools = Array.isArray(body.tools) ? body.tools.filter((t: Item) => t?.type === 'function') : [];
   const asked = tools.length > 0 && (last?.type ?? 'message') === 'message' && last?.role === 'user' && WEATHER.test(contentText(last.content));

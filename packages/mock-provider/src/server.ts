@@ -59,6 +59,10 @@ async function applyFault(family: Family, req: IncomingMessage, res: ServerRespo
     return true;
   }
   if (fault.status && fault.status >= 400) {
+    // Set before the answer's writeHead, which merges them.
+    for (const [name, value] of Object.entries(fault.headers ?? {})) res.setHeader(name, value);
+    if (fault.retry_after !== undefined) res.setHeader('retry-after', String(fault.retry_after));
+    if (fault.retry_after_ms !== undefined) res.setHeader('retry-after-ms', String(fault.retry_after_ms));
     errorFor(family, res, fault.status, fault.error ?? `mock error ${fault.status}`, fault.code);
     return true;
   }

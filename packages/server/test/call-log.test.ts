@@ -166,10 +166,16 @@ describe.each(dialects)('call logs on %s', (dialect) => {
       prompt_tokens: last.prompt_tokens,
       completion_tokens: last.completion_tokens,
       cached_tokens: 0,
+      cache_write_tokens: 0,
+      reasoning_tokens: 0,
       prompt_ratio: 1,
       completion_ratio: 2,
       discount: 1,
       total_price: last.total_price,
+      line_items: [
+        { kind: 'input', unit: 'token', quantity: last.prompt_tokens, unit_price: 1, quota: last.prompt_tokens },
+        { kind: 'output', unit: 'token', quantity: last.completion_tokens, unit_price: 2, quota: 2 * last.completion_tokens },
+      ],
     });
     expect(detail.creator).toBe(last.creator);
     expect(detail.creator).not.toBe(w.key);

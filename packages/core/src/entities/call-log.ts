@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { dateRangeFilter, idField, pageSchema } from '../schemas/common';
 import { idListField, ownerIdFilter } from '../schemas/usage-limits';
+import { quotaToUsd, ratioToUsdPer1M } from '../money';
 import { ModelType } from './model';
 
 /** The six log screens and the model types each one shows. */
@@ -115,16 +116,55 @@ export interface CallLogRow {
   real_model?: string;
 }
 
-/** How the charge came about: (prompt × prompt_ratio + completion × completion_ratio) × discount. */
+/**
+ * What one priced quantity of a call is for. Token kinds split the usage so nothing counts twice: input +
+ * cached_input + cache writes (+ audio_input) = prompt tokens, output + reasoning (+ audio_output) =
+ * completion tokens. image_input is a per-image (vision) price, or image tokens of token-priced image
+ * models; request is a per-call fee; unit a per-unit price (seconds, minutes, characters of task models).
+ */
+export const LINE_KINDS = [
+  'input', 'cached_input', 'cache_write_5m', 'cache_write_1h', 'output', 'reasoning', 'audio_input', 'audio_output', 'image_input', 'image_output', 'search', 'request', 'unit',
+] as const;
+export type LineKind = (typeof LINE_KINDS)[number];
+export const LINE_UNITS = ['token', 'image', 'search', 'call', 'character', 'second', 'minute'] as const;
+export type LineUnit = (typeof LINE_UNITS)[number];
+
+/** One line of a call's price: quantity × unit price, before the call's single rounding up and its discount. */
+export interface LineItem {
+  kind: LineKind;
+  unit: LineUnit;
+  quantity: number;
+  /** Quota units per unit (a token ratio, or a fixed quota per image, search or call). */
+  unit_price: number;
+  /** quantity × unit_price in quota units, to 9 decimals (may be fractional; the charge sums them exactly). */
+  quota: number;
+  /** The context tier that priced it: its `above_tokens`. */
+  tier?: number;
+  /** Which row of a price table: a vision mode, a search context size. */
+  detail?: string;
+}
+
+/** A line item's unit price in dollars: per 1M tokens for token lines, else per unit. */
+export function unitPriceUsd(item: Pick<LineItem, 'unit' | 'unit_price'>): number {
+  return item.unit === 'token' ? ratioToUsdPer1M(item.unit_price) : quotaToUsd(item.unit_price);
+}
+
+/**
+ * How the charge came about: the line items (logs written before they were kept have none: then
+ * (prompt × prompt_ratio + completion × completion_ratio) × discount), summed, rounded up once, discounted.
+ */
 export interface SpendBreakdown {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  cache_write_tokens: number;
+  reasoning_tokens: number;
   prompt_ratio: number;
   completion_ratio: number;
   /** Fraction, e.g. 0.8. */
   discount: number;
   total_price: number;
+  line_items: LineItem[];
 }
 
 export interface CallLogAttempt {

@@ -1,5 +1,5 @@
-// A model's prices (reference §3.5, SPEC §3). Ratios are quota units per token: the console enters $/1K
-// tokens and sends price × 500 (reference §5.9); the server stores ratios. Fixed quotas are integer units
+// A model's prices (reference §3.5, SPEC §3). Ratios are quota units per token: the console enters $/1M
+// tokens and sends price × 0.5 (500000 units = $1); the server stores ratios. Fixed quotas are integer units
 // per call (or per unit where a block says so). All blocks live in models.quotas and are flat on the wire.
 import { z } from 'zod';
 import { quotaField } from '../schemas/usage-limits';
@@ -9,7 +9,9 @@ export const BillingMethod = { Ratio: 1, Fixed: 2 } as const;
 /** Multimodal billing: 1 by the official usage, 2 by the system's own counting. */
 export const BillingRule = { Official: 1, System: 2 } as const;
 
-const ratio = z.number().min(0).max(1_000_000_000).default(0);
+const ratioValue = z.number().min(0).max(1_000_000_000);
+const optionalRatio = ratioValue.optional();
+const ratio = ratioValue.default(0);
 const fixed = quotaField.default(0);
 const billingMethod = z.union([z.literal(BillingMethod.Ratio), z.literal(BillingMethod.Fixed)]).default(BillingMethod.Ratio);
 
@@ -17,7 +19,39 @@ const billingMethod = z.union([z.literal(BillingMethod.Ratio), z.literal(Billing
 const oneDefault = <T extends { is_default: boolean }>(rows: T[]) => rows.filter((r) => r.is_default).length <= 1;
 const table = <S extends z.ZodType<{ is_default: boolean }>>(row: S) => z.array(row).max(200).default([]).refine(oneDefault, 'only one default');
 
-export const textQuotaSchema = z.object({ billing_method: billingMethod, prompt_ratio: ratio, completion_ratio: ratio, cached_ratio: ratio, fixed_quota: fixed });
+/**
+ * A context-length tier (Claude's and Gemini's long-context prices): a call whose prompt (cache reads and
+ * writes included) is longer than `above_tokens` is priced wholly by the highest tier it passes. A ratio
+ * left at 0 keeps the block's own; the block's fallbacks (cached → prompt, …) then apply as usual.
+ */
+export const contextTierSchema = z.object({
+  above_tokens: z.number().int().min(1).max(100_000_000),
+  prompt_ratio: ratio,
+  completion_ratio: ratio,
+  cached_ratio: ratio,
+  cache_write_ratio: ratio,
+  cache_write_1h_ratio: ratio,
+});
+export type ContextTier = z.infer<typeof contextTierSchema>;
+const distinctThresholds = (tiers: ContextTier[]) => new Set(tiers.map((t) => t.above_tokens)).size === tiers.length;
+
+/**
+ * Token prices. `cached_ratio` prices prompt tokens read from the provider's cache, `cache_write_ratio` those
+ * written to it (Anthropic's 5-minute writes, or the one write price of other providers) and
+ * `cache_write_1h_ratio` Anthropic's 1-hour writes; 0 means "not set": cached and writes fall back to
+ * prompt_ratio, 1-hour writes to cache_write_ratio. Reasoning tokens are output (completion_ratio).
+ */
+export const textQuotaSchema = z.object({
+  billing_method: billingMethod,
+  prompt_ratio: ratio,
+  completion_ratio: ratio,
+  cached_ratio: ratio,
+  // Optional (not defaulted): blocks stored before them are read as they are, and mean "not set".
+  cache_write_ratio: optionalRatio,
+  cache_write_1h_ratio: optionalRatio,
+  tiers: z.array(contextTierSchema).max(10).refine(distinctThresholds, 'one tier per threshold').optional(),
+  fixed_quota: fixed,
+});
 export type TextQuota = z.infer<typeof textQuotaSchema>;
 
 export const IMAGE_QUALITIES = ['standard', 'hd', 'low', 'medium', 'high', 'auto'] as const;

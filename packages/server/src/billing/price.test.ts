@@ -23,7 +23,7 @@ describe('priceChat: ratio billing', () => {
     // 234 × 0.25 + 1000 × 0.125 + 567 = 58.5 + 125 + 567 = 750.5 → 751
     const p = priceChat({ quotas: cached, type: 1, usage: usage(1234, 567, { cached_tokens: 1000 }), discountBp: 10_000 });
     expect(p.quota).toBe(751);
-    expect(p.detail.tokens).toMatchObject({ uncached_prompt: 234, cached: 1000, completion: 567 });
+    expect(p.detail.items.map((i) => [i.kind, i.quantity])).toEqual([['input', 234], ['cached_input', 1000], ['output', 567]]);
   });
 
   it('falls back to prompt_ratio when cached_ratio is 0, and caps cached at prompt', () => {
@@ -85,7 +85,8 @@ describe('priceChat: multimodal (type 100)', () => {
     // 100 × 1.25 + 10 × 5 = 175; images: low 100 + high 300 + auto→default 300 = 700
     const p = priceChat({ quotas, type: 100, usage: usage(100, 10), discountBp: 10_000, extras: { images: ['low', 'high', undefined] } });
     expect(p.quota).toBe(875);
-    expect(p.detail).toMatchObject({ block: 'multimodal_quota', vision_quota: 700 });
+    expect(p.detail.block).toBe('multimodal_quota');
+    expect(p.detail.items.filter((i) => i.kind === 'image_input').reduce((s, i) => s + i.quota, 0)).toBe(700);
     expect(p.prompt_ratio).toBe(1.25);
   });
 
@@ -116,7 +117,8 @@ describe('priceChat: realtime and multimodal speech (101, 102)', () => {
     const expected = 150 + 50 + 400 + 6000 + 6000;
     expect(priceChat({ quotas: q({ realtime_quota: mixed }), type: 101, usage: u, discountBp: 10_000 }).quota).toBe(expected);
     const p = priceChat({ quotas: q({ multimodal_audio_quota: mixed }), type: 102, usage: u, discountBp: 10_000 });
-    expect(p).toMatchObject({ quota: expected, detail: { block: 'multimodal_audio_quota', tokens: { uncached_prompt: 300, cached: 100, audio_prompt: 600, audio_completion: 300 } } });
+    expect(p).toMatchObject({ quota: expected, detail: { block: 'multimodal_audio_quota' } });
+    expect(Object.fromEntries(p.detail.items.map((i) => [i.kind, i.quantity]))).toEqual({ input: 300, cached_input: 100, audio_input: 600, output: 200, audio_output: 300 });
   });
 
   it('bills audio as text for other types', () => {

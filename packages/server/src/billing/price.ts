@@ -11,23 +11,22 @@
 // text_quota (103: multimodal_quota.text_quota), speech and transcription → audio_quota, digital human /
 // audio clone / video second creation → their unit blocks (`priceUnit`), Midjourney → midjourney_quotas.
 //
-// Rounding: one ceil over the exact sum of every token term (not one per term: less rounding up than the
-// reference, §7 "exact integer billing"), per-call extras added as integers, then the discount
-// ceil(base × discountBp / 10000). Every returned quota is a non-negative safe integer.
-import { BillingMethod, type ModelQuotas, type TextQuota } from '@fastgate/core/entities/model-quota';
+// Every price is a list of line items (core LineItem: input, cached input, cache writes, output, reasoning,
+// audio, images, searches, per-call fees, units) priced by one function, `charge`: one ceil over the exact
+// sum of every item (not one per item: less rounding up than the reference, §7 "exact integer billing"),
+// then the discount ceil(base × discountBp / 10000). Every returned quota is a non-negative safe integer.
+import type { LineItem, LineKind, LineUnit } from '@fastgate/core/entities/call-log';
+import { BillingMethod, type ContextTier, type ModelQuotas, type TextQuota } from '@fastgate/core/entities/model-quota';
 import { ModelType } from '@fastgate/core/entities/model';
 import type { Usage } from '../providers/types';
 import { ceilSum, clean, cleanBp, discount, toQuota } from './decimal';
 import type { ChatExtras, SearchContextSize, VisionMode } from './media';
 
 /**
- * Usage as billed. `audio` is the audio share of prompt_tokens / completion_tokens (OpenAI's
- * `*_tokens_details.audio_tokens`): included in the totals, priced apart for realtime (101) and
- * multimodal-speech (102) models by their audio_quota, ignored (billed as text) for the other types.
+ * Usage as billed: the canonical usage (providers/types.ts). Its `audio` share is priced apart for realtime
+ * (101) and multimodal-speech (102) models by their audio_quota, and billed as text for the other types.
  */
-export interface BillableUsage extends Usage {
-  audio?: { prompt_tokens: number; completion_tokens: number };
-}
+export type BillableUsage = Usage;
 
 export type PriceBlock = keyof ModelQuotas;
 
@@ -35,17 +34,11 @@ export interface PriceDetail {
   /** The block used, or null when the model has none for this call. */
   block: PriceBlock | null;
   method: 'ratio' | 'fixed' | 'none';
-  /** Before the discount. */
+  /** Before the discount: the items' sum, rounded up once. */
   base_quota: number;
   discount_bp: number;
-  /** Chat: the token split that was priced. */
-  tokens?: { uncached_prompt: number; cached: number; completion: number; audio_prompt: number; audio_completion: number };
-  cached_ratio?: number;
-  vision_quota?: number;
-  search_quota?: number;
-  /** Images, units, Midjourney: the per-item price and the count. */
-  unit_quota?: number;
-  count?: number;
+  /** What was priced; quantities of 0 are left out. */
+  items: LineItem[];
 }
 
 export interface Price {
@@ -56,23 +49,47 @@ export interface Price {
 }
 
 export interface ChatPrice extends Price {
-  /** The text ratios, for the call log (SPEC §3 call log: prompt_ratio, completion_ratio). */
+  /** The token ratios that priced the call (a context tier's when one applied), for the call log. */
   prompt_ratio: number;
   completion_ratio: number;
 }
 
-function result(block: PriceBlock | null, method: PriceDetail['method'], base: bigint, bp: number, more: Partial<PriceDetail> = {}): Price {
+/** A line before its price is worked out. */
+type Line = Omit<LineItem, 'quota'>;
+
+/** quantity × unit price for the log, float noise off (9 decimals: far below a unit; the charge itself is
+ *  the exact BigInt sum). Cheaper than toPrecision: the estimate prices every request several times. */
+const product = (quantity: number, unitPrice: number) => Math.round(quantity * unitPrice * 1e9) / 1e9;
+
+/**
+ * THE pricing function: line items → their exact sum rounded up once (the base), then the discount. Lines
+ * of quantity 0 are dropped; negative, NaN and infinite quantities or prices count as 0 (they never bill,
+ * nor refund).
+ */
+export function charge(block: PriceBlock | null, method: PriceDetail['method'], lines: readonly Line[], bp: number): Price {
+  const items: LineItem[] = [];
+  for (const l of lines) {
+    const quantity = clean(l.quantity);
+    if (!quantity) continue;
+    const unit_price = clean(l.unit_price);
+    const item: LineItem = { kind: l.kind, unit: l.unit, quantity, unit_price, quota: product(quantity, unit_price) };
+    if (l.tier) item.tier = l.tier;
+    if (l.detail) item.detail = l.detail;
+    items.push(item);
+  }
+  const base = ceilSum(items.map((i) => [i.quantity, i.unit_price] as const));
   return {
     quota: toQuota(discount(base, bp)),
     unpriced: block === null,
-    detail: { block, method, base_quota: toQuota(base), discount_bp: cleanBp(bp), ...more },
+    detail: { block, method, base_quota: toQuota(base), discount_bp: cleanBp(bp), items },
   };
 }
 
-const unpriced = (bp: number): Price => result(null, 'none', 0n, bp);
+const unpriced = (bp: number): Price => charge(null, 'none', [], bp);
 const isFixed = (q: { billing_method?: number }) => q.billing_method === BillingMethod.Fixed;
-/** An integer-valued price (fixed quotas are integers by schema; anything else is rounded up, never down). */
-const units = (q: number) => ceilSum([[1, q]]);
+const line = (kind: LineKind, unit: LineUnit, quantity: number, unit_price: number, more?: Pick<Line, 'tier' | 'detail'>): Line => (more ? { kind, unit, quantity, unit_price, ...more } : { kind, unit, quantity, unit_price });
+/** A price entered as integer units (fixed quotas): anything else is rounded up, never down. */
+const whole = (q: number | undefined) => Math.ceil(clean(q));
 
 interface ChatBlock {
   name: PriceBlock;
@@ -95,6 +112,71 @@ export function chatBlock(quotas: Partial<ModelQuotas> | undefined, type: number
   return q.text_quota ? { name: 'text_quota', text: q.text_quota } : undefined;
 }
 
+/** The token prices that apply to one call. */
+export interface TokenRates {
+  input: number;
+  cached: number;
+  write_5m: number;
+  write_1h: number;
+  output: number;
+  /** The context tier applied: its threshold. */
+  tier?: number;
+}
+
+/**
+ * The block's token prices for a prompt of `promptTokens`: those of the highest context tier it passes
+ * (strictly longer than the threshold, as Claude and Gemini price), a tier's unset (0) ratios keeping the
+ * block's; then "0 = not set" fallbacks: cached and cache writes → prompt, 1-hour writes → cache writes.
+ */
+export function tokenRates(text: Partial<TextQuota> | undefined, promptTokens: number): TokenRates {
+  const t = text ?? {};
+  // Stored blocks are not re-validated on read: tolerate a missing or malformed tier list.
+  const tiers = (Array.isArray(t.tiers) ? t.tiers : []).filter((x): x is ContextTier => !!x && clean(x.above_tokens) > 0 && promptTokens > x.above_tokens);
+  const tier = tiers.reduce<ContextTier | undefined>((best, x) => (!best || x.above_tokens > best.above_tokens ? x : best), undefined);
+  const pick = (k: 'prompt_ratio' | 'completion_ratio' | 'cached_ratio' | 'cache_write_ratio' | 'cache_write_1h_ratio') => clean(tier?.[k]) || clean(t[k]);
+  const input = pick('prompt_ratio');
+  const write5m = pick('cache_write_ratio') || input;
+  return {
+    input,
+    cached: pick('cached_ratio') || input,
+    write_5m: write5m,
+    write_1h: pick('cache_write_1h_ratio') || write5m,
+    output: pick('completion_ratio'),
+    ...(tier ? { tier: tier.above_tokens } : {}),
+  };
+}
+
+/** A count from the usage: a non-negative integer, at most `cap`. */
+const count = (n: number | undefined, cap = Number.MAX_SAFE_INTEGER) => Math.min(cap, Math.floor(clean(n)));
+
+/**
+ * The usage split into token lines, each token in exactly one: prompt = audio + cache reads + cache writes
+ * (1 h, then 5 min) + input; completion = audio + reasoning + output. Details larger than what is left of
+ * their total are capped (an upstream may report nonsense; nothing is billed twice).
+ */
+export function tokenLines(usage: BillableUsage, rates: TokenRates, audio: TextQuota | undefined): Line[] {
+  const prompt = count(usage.prompt_tokens);
+  const completion = count(usage.completion_tokens);
+  const audioIn = audio ? count(usage.audio?.prompt_tokens, prompt) : 0;
+  const cached = count(usage.cached_tokens, prompt - audioIn);
+  const written = count(usage.cache_write_tokens, prompt - audioIn - cached);
+  const written1h = count(usage.cache_write_1h_tokens, written);
+  const audioOut = audio ? count(usage.audio?.completion_tokens, completion) : 0;
+  const reasoning = count(usage.reasoning_tokens, completion - audioOut);
+  const tier = rates.tier ? { tier: rates.tier } : undefined;
+  const tok = (kind: LineKind, quantity: number, price: number) => line(kind, 'token', quantity, price, tier);
+  return [
+    tok('input', prompt - audioIn - cached - written, rates.input),
+    tok('cached_input', cached, rates.cached),
+    tok('cache_write_5m', written - written1h, rates.write_5m),
+    tok('cache_write_1h', written1h, rates.write_1h),
+    line('audio_input', 'token', audioIn, clean(audio?.prompt_ratio)),
+    tok('output', completion - audioOut - reasoning, rates.output),
+    tok('reasoning', reasoning, rates.output),
+    line('audio_output', 'token', audioOut, clean(audio?.completion_ratio)),
+  ];
+}
+
 export interface PriceChatInput {
   quotas: Partial<ModelQuotas> | undefined;
   type: number;
@@ -104,56 +186,37 @@ export interface PriceChatInput {
 }
 
 /**
- * Chat (and completions, responses) price. Ratio: ceil(uncached × prompt_ratio + cached × cached_ratio
- * + completion × completion_ratio [+ audio terms]) where cached_ratio falls back to prompt_ratio when 0
- * (legacy TextQuota: 0 = "not set"). Fixed: the block's fixed_quota per call, replacing the token terms.
- * Vision and search extras add in both methods (they are separate prices the admin chose to set).
+ * Chat (and completions, responses, messages, Gemini) price. Ratio: the token lines (`tokenLines`) at the
+ * block's rates (`tokenRates`), plus the mixed block's per-call fee. Fixed: the block's fixed_quota per
+ * call, replacing the token lines. Vision and search prices add in both methods (they are separate prices
+ * the admin chose to set); searches are the upstream's count when it reports one, else the request's.
  */
 export function priceChat({ quotas, type, usage, discountBp, extras }: PriceChatInput): ChatPrice {
   const block = chatBlock(quotas, type);
   if (!block) return { ...unpriced(discountBp), prompt_ratio: 0, completion_ratio: 0 };
   const { text, audio } = block;
-  const prompt = Math.floor(clean(usage.prompt_tokens));
-  const completion = Math.floor(clean(usage.completion_tokens));
-  const audioIn = audio ? Math.min(prompt, Math.floor(clean(usage.audio?.prompt_tokens))) : 0;
-  const audioOut = audio ? Math.min(completion, Math.floor(clean(usage.audio?.completion_tokens))) : 0;
-  const cached = Math.min(prompt - audioIn, Math.floor(clean(usage.cached_tokens)));
-  const uncached = prompt - audioIn - cached;
-  const textOut = completion - audioOut;
-  const cachedRatio = clean(text.cached_ratio) || clean(text.prompt_ratio);
-
-  const vision = visionQuota(block.multimodal, extras?.images);
-  const search = searchQuota(block.multimodal, extras?.search);
-  const extra = vision + search;
+  const rates = tokenRates(text, count(usage.prompt_tokens));
   const fixed = isFixed(text);
-  const base = fixed
-    ? units(clean(block.fixed_quota) || clean(text.fixed_quota)) + extra
-    : ceilSum([
-        [uncached, text.prompt_ratio],
-        [cached, cachedRatio],
-        [textOut, text.completion_ratio],
-        [audioIn, audio?.prompt_ratio ?? 0],
-        [audioOut, audio?.completion_ratio ?? 0],
-      ]) + extra;
-  const price = result(block.name, fixed ? 'fixed' : 'ratio', base, discountBp, {
-    tokens: { uncached_prompt: uncached, cached, completion: textOut, audio_prompt: audioIn, audio_completion: audioOut },
-    cached_ratio: cachedRatio,
-    ...(vision ? { vision_quota: toQuota(vision) } : {}),
-    ...(search ? { search_quota: toQuota(search) } : {}),
-  });
-  return { ...price, prompt_ratio: clean(text.prompt_ratio), completion_ratio: clean(text.completion_ratio) };
+  const lines = fixed
+    ? [line('request', 'call', 1, whole(clean(block.fixed_quota) || clean(text.fixed_quota)))]
+    : [...tokenLines(usage, rates, audio), ...(whole(block.fixed_quota) ? [line('request', 'call', 1, whole(block.fixed_quota))] : [])];
+  const searches = usage.search_calls === undefined ? extras?.search : { ...extras?.search, calls: usage.search_calls };
+  lines.push(...visionLines(block.multimodal, extras?.images), ...searchLines(block.multimodal, searches));
+  const price = charge(block.name, fixed ? 'fixed' : 'ratio', lines, discountBp);
+  return { ...price, prompt_ratio: rates.input, completion_ratio: rates.output };
 }
 
-/** Per image: the row of its detail mode (absent = `auto`, the provider default), else the default row. */
-function visionQuota(mm: ChatBlock['multimodal'], images: readonly (VisionMode | undefined)[] | undefined): bigint {
+/** Per image: the row of its detail mode (absent = `auto`, the provider default), else the default row;
+ *  one line per row used. */
+function visionLines(mm: ChatBlock['multimodal'], images: readonly (VisionMode | undefined)[] | undefined): Line[] {
   const rows = mm?.vision_quotas ?? [];
-  if (!images?.length || !rows.length) return 0n;
-  let sum = 0n;
+  if (!images?.length || !rows.length) return [];
+  const byRow = new Map<(typeof rows)[number], number>();
   for (const mode of images) {
     const row = rows.find((r) => r.mode === (mode ?? 'auto')) ?? rows.find((r) => r.is_default);
-    if (row) sum += units(row.fixed_quota);
+    if (row) byRow.set(row, (byRow.get(row) ?? 0) + 1);
   }
-  return sum;
+  return [...byRow].map(([row, n]) => line('image_input', 'image', n, whole(row.fixed_quota), { detail: row.mode }));
 }
 
 /**
@@ -161,16 +224,16 @@ function visionQuota(mm: ChatBlock['multimodal'], images: readonly (VisionMode |
  * default row, else the flat search_quota; without one (Google-style tool) the flat search_quota, else the
  * default row.
  */
-function searchQuota(mm: ChatBlock['multimodal'], search: ChatExtras['search']): bigint {
-  const calls = Math.floor(clean(search?.calls));
-  if (!mm || !calls) return 0n;
+function searchLines(mm: ChatBlock['multimodal'], search: Partial<NonNullable<ChatExtras['search']>> | undefined): Line[] {
+  const calls = count(search?.calls);
+  if (!mm || !calls) return [];
   const rows = mm.search_quotas ?? [];
   const byDefault = rows.find((r) => r.is_default)?.fixed_quota;
   const size: SearchContextSize | undefined = search?.context_size;
   const each = size
     ? (rows.find((r) => r.search_context_size === size)?.fixed_quota ?? byDefault ?? mm.search_quota)
     : clean(mm.search_quota) || (byDefault ?? 0);
-  return units(each) * BigInt(calls);
+  return [line('search', 'search', calls, whole(each), size ? { detail: size } : {})];
 }
 
 /** Token usage of a token-billed image model (gpt-image-1 style `usage`). */
@@ -200,17 +263,14 @@ export function priceImage({ quotas, n, size, quality, discountBp, usage }: Pric
   const block = quotas?.image_quota;
   if (!block) return unpriced(discountBp);
   if (!isFixed(block) && usage) {
-    const base = ceilSum([
-      [usage.text_tokens, block.text_ratio],
-      [usage.image_tokens, block.input_ratio],
-      [usage.cached_tokens ?? 0, clean(block.cached_ratio) || clean(block.input_ratio)],
-      [usage.output_tokens, block.output_ratio],
-    ]);
-    return result('image_quota', 'ratio', base, discountBp);
+    return charge('image_quota', 'ratio', [
+      line('input', 'token', usage.text_tokens, block.text_ratio),
+      line('image_input', 'token', usage.image_tokens, block.input_ratio),
+      line('cached_input', 'token', usage.cached_tokens ?? 0, clean(block.cached_ratio) || clean(block.input_ratio)),
+      line('image_output', 'token', usage.output_tokens, block.output_ratio),
+    ], discountBp);
   }
-  const count = imageCount(n);
-  const each = imageUnitQuota(block, size, quality);
-  return result('image_quota', 'fixed', units(each) * BigInt(count), discountBp, { unit_quota: each, count });
+  return charge('image_quota', 'fixed', [line('image_output', 'image', imageCount(n), imageUnitQuota(block, size, quality))], discountBp);
 }
 
 export const imageCount = (n: number | undefined) => Math.max(1, Math.floor(clean(n)));
@@ -237,8 +297,8 @@ export function parseSize(size: string | undefined): { width: number; height: nu
 export function priceEmbedding(input: { quotas: Partial<ModelQuotas> | undefined; type: number; prompt_tokens: number; discountBp: number }): Price {
   const block = chatBlock(input.quotas, input.type === ModelType.MultimodalEmbedding ? input.type : ModelType.Text);
   if (!block) return unpriced(input.discountBp);
-  if (isFixed(block.text)) return result(block.name, 'fixed', units(block.text.fixed_quota), input.discountBp);
-  return result(block.name, 'ratio', ceilSum([[Math.floor(clean(input.prompt_tokens)), block.text.prompt_ratio]]), input.discountBp);
+  if (isFixed(block.text)) return charge(block.name, 'fixed', [line('request', 'call', 1, whole(block.text.fixed_quota))], input.discountBp);
+  return charge(block.name, 'ratio', [line('input', 'token', count(input.prompt_tokens), block.text.prompt_ratio)], input.discountBp);
 }
 
 /**
@@ -246,7 +306,7 @@ export function priceEmbedding(input: { quotas: Partial<ModelQuotas> | undefined
  * not UTF-8 bytes, which overcharged CJK 3×, reference §7.9). Fixed billing: fixed_quota per call.
  */
 export function priceSpeech(input: { quotas: Partial<ModelQuotas> | undefined; characters: number; discountBp: number }): Price {
-  return priceAudio(input.quotas, Math.floor(clean(input.characters)), input.discountBp);
+  return priceAudio(input.quotas, line('input', 'character', count(input.characters), 0), input.discountBp);
 }
 
 /**
@@ -254,14 +314,15 @@ export function priceSpeech(input: { quotas: Partial<ModelQuotas> | undefined; c
  * are priced exactly, then rounded up once). Fixed billing: fixed_quota per call.
  */
 export function priceTranscription(input: { quotas: Partial<ModelQuotas> | undefined; seconds: number; discountBp: number }): Price {
-  return priceAudio(input.quotas, clean(input.seconds), input.discountBp);
+  return priceAudio(input.quotas, line('audio_input', 'second', input.seconds, 0), input.discountBp);
 }
 
-function priceAudio(quotas: Partial<ModelQuotas> | undefined, amount: number, bp: number): Price {
+/** `measured`: what audio_quota.prompt_ratio prices, its unit price left to fill. */
+function priceAudio(quotas: Partial<ModelQuotas> | undefined, measured: Line, bp: number): Price {
   const block = quotas?.audio_quota;
   if (!block) return unpriced(bp);
-  if (isFixed(block)) return result('audio_quota', 'fixed', units(block.fixed_quota), bp);
-  return result('audio_quota', 'ratio', ceilSum([[amount, block.prompt_ratio]]), bp, { count: amount });
+  if (isFixed(block)) return charge('audio_quota', 'fixed', [line('request', 'call', 1, whole(block.fixed_quota))], bp);
+  return charge('audio_quota', 'ratio', [{ ...measured, unit_price: block.prompt_ratio }], bp);
 }
 
 /**
@@ -275,8 +336,8 @@ export function priceUnit(
   name: PriceBlock = 'digital_human_quota',
 ): Price {
   if (!block) return unpriced(discountBp);
-  const count = clean(units);
-  return result(name, 'fixed', ceilSum([[count, block.fixed_quota]]), discountBp, { unit_quota: Math.ceil(clean(block.fixed_quota)), count });
+  const unit = block.unit === 'second' || block.unit === 'minute' || block.unit === 'character' ? block.unit : 'call';
+  return charge(name, 'fixed', [line('unit', unit, units, block.fixed_quota)], discountBp);
 }
 
 /** The unit price block of each task model type. */
@@ -297,7 +358,7 @@ export function priceMidjourney(input: { quotas: Partial<ModelQuotas> | undefine
   const rows = input.quotas?.midjourney_quotas ?? [];
   const row = (input.path ? rows.find((r) => r.path && r.path === input.path) : undefined) ?? rows.find((r) => r.action === input.action);
   if (!row) return unpriced(input.discountBp);
-  return result('midjourney_quotas', 'fixed', units(row.fixed_quota), input.discountBp, { unit_quota: row.fixed_quota, count: 1 });
+  return charge('midjourney_quotas', 'fixed', [line('request', 'call', 1, whole(row.fixed_quota))], input.discountBp);
 }
 
 /** The usage-source rule of a model (reference §1.12): only multimodal_quota carries one; 1 = official. */

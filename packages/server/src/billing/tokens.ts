@@ -96,7 +96,8 @@ export function needsLocalCount(upstream: Usage | undefined, rule: 1 | 2, aborte
  * max(local, upstream) only when it is missing or zero, or on abort (a cut stream's usage is partial or
  * absent). Unlike the reference, a sound side is not recounted just because the other one is zero: our
  * tokenizer only approximates non-OpenAI models. Rule 2 "by system": max(local, upstream) per side.
- * Cached tokens and the audio breakdown are the upstream's (we can't know them locally).
+ * The details (cache reads and writes, reasoning, audio, searches) are the upstream's: we can't know them
+ * locally, and the price caps each at what is left of its total (billing/price.ts tokenLines).
  */
 export function mergeUsage(upstream: BillableUsage | undefined, local: LocalCount, rule: 1 | 2, aborted: boolean): BillableUsage {
   const up = { prompt: Math.floor(clean(upstream?.prompt_tokens)), completion: Math.floor(clean(upstream?.completion_tokens)) };

@@ -2,7 +2,8 @@
 // batches so 100,000 rows never sit in memory. `ids` win over the filter; the chat export needs both
 // ends of the request time and a result (SPEC §2), and no export spans more than LOG_EXPORT_MAX_DAYS.
 import type { Role } from '@fastgate/core/constants';
-import { LOG_EXPORT_FILES, LOG_KIND_TYPES, LOG_EXPORT_MAX_DAYS, type LogKind, type logExportSchema } from '@fastgate/core/entities/call-log';
+import type { Locale } from '@fastgate/core/constants';
+import { LOG_EXPORT_FILES, LOG_KIND_TYPES, LOG_EXPORT_MAX_DAYS, unitPriceUsd, type LineItem, type LogKind, type logExportSchema } from '@fastgate/core/entities/call-log';
 import { t, type MessageKey } from '@fastgate/core/messages';
 import { quotaToUsd } from '@fastgate/core/money';
 import type { FastifyReply } from 'fastify';
@@ -11,13 +12,14 @@ import type { Caller } from '../http/crud';
 import { formatTime } from '../http/time';
 import { sendXlsx, type XlsxColumn } from '../http/xlsx';
 import { checkSpan, fieldError, logsMatching, parseTimeRange, scopeLogs, type LogQuery } from './call-log-query';
-import { shieldLists, visibleError } from './call-log-wire';
+import { lineItemsOf, shieldLists, visibleError } from './call-log-wire';
 
 const BATCH = 1000;
 
 const EXPORT_COLUMNS = [
   'id', 'trace_id', 'user_id', 'app_id', 'creator', 'model', 'real_model', 'model_agent_name', 'key_mask', 'stream', 'prompt_tokens', 'completion_tokens',
-  'total_price', 'conn_time', 'duration', 'total_time', 'internal_time', 'req_time', 'status', 'err_msg', 'client_ip', 'remote_ip',
+  'cached_tokens', 'cache_write_tokens', 'reasoning_tokens', 'line_items', 'total_price', 'conn_time', 'duration', 'total_time', 'internal_time', 'req_time',
+  'status', 'err_msg', 'client_ip', 'remote_ip',
 ] as const;
 
 interface ColumnSpec {
@@ -41,6 +43,10 @@ const COLUMNS: ColumnSpec[] = [
   { key: 'stream', label: 'log.col.stream', width: 6 },
   { key: 'prompt_tokens', label: 'log.col.prompt_tokens', width: 12 },
   { key: 'completion_tokens', label: 'log.col.completion_tokens', width: 12 },
+  { key: 'cached_tokens', label: 'log.col.cached_tokens', width: 12 },
+  { key: 'cache_write_tokens', label: 'log.col.cache_write_tokens', width: 12 },
+  { key: 'reasoning_tokens', label: 'log.col.reasoning_tokens', width: 12 },
+  { key: 'line_items', label: 'log.col.line_items', width: 60 },
   { key: 'spend', label: 'log.col.spend_usd', width: 12 },
   { key: 'conn_time', label: 'log.col.conn_time', width: 12 },
   { key: 'duration', label: 'log.col.duration', width: 12 },
@@ -53,6 +59,20 @@ const COLUMNS: ColumnSpec[] = [
 ];
 
 export type LogExportInput = z.infer<typeof logExportSchema>;
+
+/** Dollars with up to 10 decimals, never in exponent form. */
+const dollars = (usd: number) => `$${usd.toLocaleString('en-US', { maximumFractionDigits: 10, useGrouping: false })}`;
+
+/** "Input 2000 × $3 / 1M tokens = $0.006; …": each line item with its price, before rounding and discount. */
+export function lineItemsText(items: readonly LineItem[], locale: Locale): string {
+  return items
+    .map((i) => {
+      const tier = i.tier ? ` (${t('log.line.tier', locale, { tokens: i.tier })})` : '';
+      const what = `${t(`log.line.${i.kind}`, locale)}${i.detail ? ` ${i.detail}` : ''}`;
+      return `${what} ${i.quantity} × ${dollars(unitPriceUsd(i))} ${t(`log.per.${i.unit}`, locale)} = ${dollars(quotaToUsd(i.quota))}${tier}`;
+    })
+    .join('; ');
+}
 
 /** The rows to export; every check runs here, before the download starts, so errors stay envelopes. */
 async function exportQuery(c: Caller, kind: LogKind, input: LogExportInput): Promise<LogQuery> {
@@ -98,6 +118,10 @@ export async function exportLogs(c: Caller, kind: LogKind, input: LogExportInput
         stream: label(r.stream ? 'log.yes' : 'log.no'),
         prompt_tokens: r.prompt_tokens,
         completion_tokens: r.completion_tokens,
+        cached_tokens: r.cached_tokens,
+        cache_write_tokens: r.cache_write_tokens,
+        reasoning_tokens: r.reasoning_tokens,
+        line_items: lineItemsText(lineItemsOf(r.line_items), c.locale),
         // SPEC §9: shown in dollars, 500000 units = $1.
         spend: quotaToUsd(r.total_price),
         conn_time: r.conn_time,

@@ -2,7 +2,7 @@
 // its spend breakdown and every attempt of the trace. Admin-only fields are left out for users and
 // resellers, and their error texts pass the shield lists the gateway applies to its own errors.
 import type { Role } from '@fastgate/core/constants';
-import type { CallLogAttempt, CallLogDetail, CallLogRow, SpendBreakdown } from '@fastgate/core/entities/call-log';
+import { LINE_KINDS, LINE_UNITS, type CallLogAttempt, type CallLogDetail, type CallLogRow, type LineItem, type SpendBreakdown } from '@fastgate/core/entities/call-log';
 import type { SysConfig } from '@fastgate/core/sys-config';
 import type { Ctx } from '../context';
 import type { CallLogRow as StoredLog } from '../db/schema';
@@ -66,6 +66,26 @@ export function logRow(row: RowColumns, role: Role, timeZone: string): CallLogRo
   return out;
 }
 
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** One stored item as the wire types it; anything else (a kind this version does not know) is left out. */
+function isLineItem(v: unknown): v is LineItem {
+  if (!v || typeof v !== 'object') return false;
+  const i = v as Record<string, unknown>;
+  return (LINE_KINDS as readonly unknown[]).includes(i.kind) && (LINE_UNITS as readonly unknown[]).includes(i.unit) && isNumber(i.quantity) && isNumber(i.unit_price) && isNumber(i.quota);
+}
+
+/** The stored line items (JSON the gateway wrote); none for rows written before they were kept. */
+export function lineItemsOf(text: string): LineItem[] {
+  if (!text) return [];
+  try {
+    const items = JSON.parse(text) as unknown;
+    return Array.isArray(items) ? items.filter(isLineItem) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** Kept messages are JSON text (possibly cut at the size cap): decoded when whole, else the raw text. */
 function decodeMessages(text: string): unknown {
   if (!text) return [];
@@ -104,10 +124,13 @@ export function logDetail(row: StoredLog, attempts: StoredLog[], role: Role, lis
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
     cached_tokens: row.cached_tokens,
+    cache_write_tokens: row.cache_write_tokens,
+    reasoning_tokens: row.reasoning_tokens,
     prompt_ratio: row.prompt_ratio,
     completion_ratio: row.completion_ratio,
     discount,
     total_price: row.total_price,
+    line_items: lineItemsOf(row.line_items),
   };
   // The error that made this attempt a retry: the last failed attempt before it.
   const previous = attempts.filter((a) => a.attempt < row.attempt && a.err_msg).at(-1);

@@ -2,12 +2,37 @@
 // transforms — no I/O, no retries, no billing, no config reads. The gateway owns everything else.
 // The gateway speaks OpenAI chat internally: every adapter converts to and from it.
 
+/**
+ * The canonical usage every adapter reads its provider's into (OpenAI's totals: prompt_tokens counts every
+ * input token, cache reads and writes included; completion_tokens every output token, reasoning included).
+ * The details are parts of those totals, present when the provider says so.
+ */
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  /** Prompt tokens served from the provider's cache, when it says so. */
+  /** Of prompt_tokens: read from the provider's cache. */
   cached_tokens?: number;
+  /** Of prompt_tokens: written to the provider's cache (Anthropic cache_creation_input_tokens, Responses cache_write_tokens). */
+  cache_write_tokens?: number;
+  /** Of cache_write_tokens: those kept one hour (Anthropic's ephemeral_1h); the rest are 5-minute writes. */
+  cache_write_1h_tokens?: number;
+  /** Of completion_tokens: reasoning (thinking) tokens. */
+  reasoning_tokens?: number;
+  /** Of the totals: audio tokens (OpenAI's *_tokens_details.audio_tokens). */
+  audio?: { prompt_tokens: number; completion_tokens: number };
+  /** Server-side web searches the provider ran (Anthropic server_tool_use.web_search_requests). */
+  search_calls?: number;
+}
+
+/** Usage as OpenAI chat writes it, in answers and chunks (usage.ts `toChatUsage` builds it). */
+export interface ChatUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number; cache_write_tokens?: number; audio_tokens?: number; [extra: string]: unknown };
+  completion_tokens_details?: { reasoning_tokens?: number; audio_tokens?: number; [extra: string]: unknown };
+  [extra: string]: unknown;
 }
 
 export type ContentPart =
@@ -61,7 +86,7 @@ export interface ChatResponse {
   created: number;
   model: string;
   choices: ChatChoice[];
-  usage?: Usage;
+  usage?: ChatUsage;
   [extra: string]: unknown;
 }
 
@@ -76,7 +101,7 @@ export interface ChatChunk {
     finish_reason: string | null;
     logprobs?: unknown;
   }[];
-  usage?: Usage | null;
+  usage?: ChatUsage | null;
   [extra: string]: unknown;
 }
 
@@ -121,6 +146,8 @@ export interface UpstreamError {
   message: string;
   type: string;
   code: string | null;
+  /** How long the upstream asked to wait (its retry-after / rate-limit reset headers; gateway/retry-after.ts). */
+  retryAfterMs?: number;
 }
 
 export interface ChatAdapter<State> {

@@ -21,7 +21,8 @@ const KINDS: Record<keyof CallLogsTable, Kind> = {
   endpoint: 'text', creator: 'text', app_key_id: 'text', corp: 'text', corp_name: 'text', group_id: 'text', group_name: 'text',
   model_id: 'text', name: 'text', model: 'text', real_model_id: 'text', real_model: 'text', model_agent_id: 'text',
   model_agent_name: 'text', key_id: 'text', key_mask: 'text', client_ip: 'text', remote_ip: 'text', err_msg: 'text',
-  prompt: 'text', completion: 'text', messages: 'text',
+  prompt: 'text', completion: 'text', messages: 'text', cache_write_tokens: 'bigint', reasoning_tokens: 'bigint', line_items: 'text',
+  floor_bp: 'int', is_limit_quota: 'int',
 };
 const COLUMNS = Object.keys(KINDS) as (keyof CallLogsTable)[];
 const PG_ARRAY: Record<Kind, string> = { text: 'text[]', int: 'int4[]', bigint: 'int8[]', float: 'float8[]' };

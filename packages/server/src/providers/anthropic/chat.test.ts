@@ -104,7 +104,8 @@ describe('Anthropic message → OpenAI chat response', () => {
     expect(body.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Hi! My name is Claude.' }, finish_reason: 'stop' }]);
     // input_tokens excludes cache reads; OpenAI's prompt_tokens includes them.
     expect(usage).toEqual({ prompt_tokens: 3895, completion_tokens: 503, total_tokens: 4398, cached_tokens: 1800 });
-    expect(body.usage).toEqual(usage);
+    // The chat answer writes it as OpenAI does, the details inside.
+    expect(body.usage).toEqual({ prompt_tokens: 3895, completion_tokens: 503, total_tokens: 4398, prompt_tokens_details: { cached_tokens: 1800, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 } });
   });
 
   it('reads tool_use and thinking blocks', () => {

@@ -16,6 +16,7 @@ import type { ChatMessage, ChatRequest, ChatResponse, ContentPart, ToolCall, Usa
 import type { AnthropicBlock, AnthropicMessage, AnthropicRequest, AnthropicResponse, AnthropicTool, AnthropicToolChoice, AnthropicUsage } from './wire';
 import { DEFAULT_MAX_TOKENS } from './wire';
 import { budgetOfEffort } from '../reasoning';
+import { toChatUsage, usageOf } from '../usage';
 
 function imageBlock(url: string): AnthropicBlock {
   const data = parseDataUrl(url);
@@ -166,14 +167,20 @@ export function finishReason(stop: string | null | undefined, answered = false):
   }
 }
 
-/** Anthropic's input_tokens exclude cache reads and writes; OpenAI's prompt_tokens include them (with
- *  cached_tokens as the part served from cache), so the three are summed. */
+/**
+ * Anthropic's input_tokens exclude cache reads and writes; the canonical prompt_tokens include them, so the
+ * three are summed. Writes split by lifetime in `cache_creation` (5 minutes, 1 hour); thinking tokens are
+ * inside output_tokens, which Anthropic does not split. Web searches are counted per request.
+ */
 export function anthropicUsage(u: AnthropicUsage): Usage {
-  const cacheRead = num(u.cache_read_input_tokens);
-  const prompt = num(u.input_tokens) + cacheRead + num(u.cache_creation_input_tokens);
-  const completion = num(u.output_tokens);
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-  if (cacheRead) usage.cached_tokens = cacheRead;
+  const read = num(u.cache_read_input_tokens);
+  const lifetimes = asRecord(u.cache_creation);
+  const written1h = num(lifetimes.ephemeral_1h_input_tokens);
+  const written = Math.max(num(u.cache_creation_input_tokens), num(lifetimes.ephemeral_5m_input_tokens) + written1h);
+  const prompt = num(u.input_tokens) + read + written;
+  const usage = usageOf(prompt, num(u.output_tokens), 0, { cached_tokens: read, cache_write_tokens: written, cache_write_1h_tokens: written1h });
+  const searches = asRecord(u.server_tool_use).web_search_requests;
+  if (typeof searches === 'number' && Number.isFinite(searches)) usage.search_calls = searches;
   return usage;
 }
 
@@ -197,6 +204,6 @@ export function fromAnthropicResponse(json: unknown, created = nowSeconds()): { 
   if (reasoning) message.reasoning_content = reasoning;
   const usage = isRecord(res.usage) ? anthropicUsage(res.usage) : undefined;
   const body: ChatResponse = { id: res.id, object: 'chat.completion', created, model: res.model, choices: [{ index: 0, message, finish_reason: finishReason(res.stop_reason, output !== undefined && !calls.length) }] };
-  if (usage) body.usage = usage;
+  if (usage) body.usage = toChatUsage(usage);
   return { body, usage };
 }

@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatChunk } from '../types';
+import { openaiUsage } from '../openai/chat';
+import type { ChatChunk, Usage } from '../types';
 import chunks from './fixtures/openai-tool-chunks.json';
 import { chunkToAnthropicEvents, finishAnthropicEvents, newMessagesSseState, type AnthropicSseEvent } from './messages-stream';
 
+/** As the gateway feeds them: each chunk with the usage its adapter read so far. */
 function convert(list: ChatChunk[]): AnthropicSseEvent[] {
   const state = newMessagesSseState('claude-alias');
-  return [...list.flatMap((c) => chunkToAnthropicEvents(c, state)), ...finishAnthropicEvents(state), ...finishAnthropicEvents(state)];
+  let known: Usage | undefined;
+  return [
+    ...list.flatMap((c) => {
+      known = openaiUsage(c.usage) ?? known;
+      return chunkToAnthropicEvents(c, state, known);
+    }),
+    ...finishAnthropicEvents(state),
+    ...finishAnthropicEvents(state),
+  ];
 }
 
 describe('OpenAI chunks → Anthropic SSE events', () => {
@@ -43,7 +53,8 @@ describe('OpenAI chunks → Anthropic SSE events', () => {
     const args = events.filter((e) => e.data.index === 2 && e.event === 'content_block_delta').map((e) => (e.data.delta as { partial_json: string }).partial_json);
     expect(JSON.parse(args.join(''))).toEqual({ location: 'Paris' });
     expect(events[12]?.data.content_block).toEqual({ type: 'tool_use', id: 'call_b', name: 'get_time', input: {} });
-    expect(events[15]?.data).toEqual({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { input_tokens: 20, output_tokens: 30, cache_read_input_tokens: 100 } });
+    const usage = { input_tokens: 20, cache_creation_input_tokens: 0, cache_read_input_tokens: 100, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }, output_tokens: 30 };
+    expect(events[15]?.data).toEqual({ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage });
   });
 
   it("announces input tokens in message_start: the first chunk's usage, else the gateway's count", () => {
@@ -53,8 +64,8 @@ describe('OpenAI chunks → Anthropic SSE events', () => {
     expect(start?.data.message).toMatchObject({ usage: { input_tokens: 42, output_tokens: 0 } });
     const told = newMessagesSseState('m');
     told.inputTokens = 42;
-    const [fromUpstream] = chunkToAnthropicEvents({ ...(chunks[0] as ChatChunk), usage: { prompt_tokens: 30, completion_tokens: 2, total_tokens: 32, cached_tokens: 10 } }, told);
-    expect(fromUpstream?.data.message).toMatchObject({ usage: { input_tokens: 20, cache_read_input_tokens: 10, output_tokens: 0 } });
+    const [fromUpstream] = chunkToAnthropicEvents(chunks[0] as ChatChunk, told, { prompt_tokens: 30, completion_tokens: 2, total_tokens: 32, cached_tokens: 10, cache_write_tokens: 5 });
+    expect(fromUpstream?.data.message).toMatchObject({ usage: { input_tokens: 15, cache_read_input_tokens: 10, cache_creation_input_tokens: 5, output_tokens: 0 } });
   });
 
   it('still produces a well-formed message for an empty stream', () => {

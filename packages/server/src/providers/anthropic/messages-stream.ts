@@ -61,10 +61,11 @@ function delta(index: number, d: Record<string, unknown>): AnthropicSseEvent {
   return { event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } };
 }
 
-export function chunkToAnthropicEvents(chunk: ChatChunk, state: MessagesSseState): AnthropicSseEvent[] {
+/** `known`: the (canonical) usage the upstream reported so far. */
+export function chunkToAnthropicEvents(chunk: ChatChunk, state: MessagesSseState, known?: Usage): AnthropicSseEvent[] {
   const out: AnthropicSseEvent[] = [];
   if (state.finished) return out;
-  if (chunk.usage) state.usage = chunk.usage;
+  if (known) state.usage = known;
   start(state, chunk.id ?? '', out);
   // Anthropic messages have one answer: only choice 0 is carried.
   const choice = chunk.choices?.find((c) => c.index === 0);

@@ -78,7 +78,7 @@ describe('OpenAI ChatResponse → Anthropic message', () => {
     created: 1,
     model: 'gpt-4o',
     choices: [{ index: 0, message: { role: 'assistant', content: 'On it.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"location":"Paris"}' } }] }, finish_reason: 'tool_calls' }],
-    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, cached_tokens: 60 },
+    usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120, prompt_tokens_details: { cached_tokens: 60 } },
   };
 
   it('builds content blocks, stop reason and usage', () => {
@@ -93,7 +93,7 @@ describe('OpenAI ChatResponse → Anthropic message', () => {
       ],
       stop_reason: 'tool_use',
       stop_sequence: null,
-      usage: { input_tokens: 40, output_tokens: 20, cache_read_input_tokens: 60 },
+      usage: { input_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 60, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 }, output_tokens: 20 },
     });
   });
 

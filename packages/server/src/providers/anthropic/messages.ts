@@ -6,6 +6,7 @@
 import { asArray, asRecord, isRecord, num, parseArguments, str, tryParse } from '../shape';
 import type { ChatMessage, ChatRequest, ChatResponse, ContentPart, StreamEvent, ToolCall, UpstreamRequest, UpstreamTarget, Usage } from '../types';
 import { anthropicHeaders, anthropicUrl, countTokensUrl, type AnthropicClientHeaders } from './api';
+import { openaiUsage } from '../openai/chat';
 import { anthropicUsage } from './chat';
 import { mergeAnthropicUsage } from './stream';
 import type { AnthropicBlock, AnthropicResponse, AnthropicUsage } from './wire';
@@ -130,11 +131,21 @@ export function stopReason(finish: string | null | undefined): string {
   return 'end_turn';
 }
 
-/** OpenAI usage → Anthropic usage: input_tokens excludes what was read from cache. */
+/** The canonical usage → Anthropic's, as its API writes it: input_tokens exclude cache reads and writes,
+ *  the writes split by lifetime; searches only when some were counted. */
 export function toAnthropicUsage(u: Usage | undefined | null): AnthropicUsage & { input_tokens: number; output_tokens: number } {
-  const cached = num(u?.cached_tokens);
-  const usage = { input_tokens: Math.max(num(u?.prompt_tokens) - cached, 0), output_tokens: num(u?.completion_tokens) };
-  return cached ? { ...usage, cache_read_input_tokens: cached } : usage;
+  const read = num(u?.cached_tokens);
+  const written = num(u?.cache_write_tokens);
+  const written1h = Math.min(num(u?.cache_write_1h_tokens), written);
+  const usage: AnthropicUsage & { input_tokens: number; output_tokens: number } = {
+    input_tokens: Math.max(num(u?.prompt_tokens) - read - written, 0),
+    cache_creation_input_tokens: written,
+    cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: written - written1h, ephemeral_1h_input_tokens: written1h },
+    output_tokens: num(u?.completion_tokens),
+  };
+  if (u?.search_calls) usage.server_tool_use = { web_search_requests: u.search_calls };
+  return usage;
 }
 
 export function toolUseBlock(call: ToolCall): AnthropicBlock {
@@ -148,5 +159,5 @@ export function chatResponseToAnthropic(res: ChatResponse, model: string): Anthr
   if (choice?.message.content) content.push({ type: 'text', text: choice.message.content });
   for (const call of choice?.message.tool_calls ?? []) content.push(toolUseBlock(call));
   const id = res.id.startsWith('msg_') ? res.id : `msg_${res.id.replace(/^chatcmpl-/, '')}`;
-  return { id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason(choice?.finish_reason), stop_sequence: null, usage: toAnthropicUsage(res.usage) };
+  return { id, type: 'message', role: 'assistant', model, content, stop_reason: stopReason(choice?.finish_reason), stop_sequence: null, usage: toAnthropicUsage(openaiUsage(res.usage)) };
 }

@@ -23,7 +23,8 @@ describe('Anthropic Messages SSE → OpenAI chunks', () => {
     expect(steps[6]?.usage).toEqual({ prompt_tokens: 35, completion_tokens: 15, total_tokens: 50, cached_tokens: 10 });
     const last = steps.at(-1);
     expect(last?.done).toBe(true);
-    expect(last?.chunks).toEqual([expect.objectContaining({ choices: [], usage: { prompt_tokens: 35, completion_tokens: 15, total_tokens: 50, cached_tokens: 10 } })]);
+    const wire = { prompt_tokens: 35, completion_tokens: 15, total_tokens: 50, prompt_tokens_details: { cached_tokens: 10, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0 } };
+    expect(last?.chunks).toEqual([expect.objectContaining({ choices: [], usage: wire })]);
     // ping and content_block_stop produce nothing.
     expect(steps[2]).toEqual({ chunks: [] });
     expect(steps[5]).toEqual({ chunks: [] });

@@ -6,6 +6,7 @@ import type { ChatChunk, StreamEvent, StreamStep, ToolCall, Usage } from '../typ
 import { statusOfErrorType } from './api';
 import { anthropicUsage, finishReason, OUTPUT_TOOL } from './chat';
 import type { AnthropicUsage } from './wire';
+import { toChatUsage } from '../usage';
 
 export interface AnthropicStreamState {
   id: string;
@@ -33,6 +34,12 @@ export function mergeAnthropicUsage(into: AnthropicUsage, u: unknown): boolean {
       changed = true;
     }
   }
+  for (const k of ['cache_creation', 'server_tool_use'] as const) {
+    if (isRecord(u[k])) {
+      into[k] = { ...into[k], ...u[k] };
+      changed = true;
+    }
+  }
   return changed;
 }
 
@@ -41,7 +48,7 @@ function chunk(state: AnthropicStreamState, delta: ChatChunk['choices'][number][
 }
 
 function usageChunk(state: AnthropicStreamState, usage: Usage): ChatChunk {
-  return { id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.model, choices: [], usage };
+  return { id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.model, choices: [], usage: toChatUsage(usage) };
 }
 
 function blockStart(state: AnthropicStreamState, index: number, block: Record<string, unknown>): ChatChunk[] {

@@ -44,6 +44,9 @@ export interface AnthropicUsage {
   output_tokens?: number;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** The cache writes by lifetime (part of cache_creation_input_tokens). */
+  cache_creation?: { ephemeral_5m_input_tokens?: number; ephemeral_1h_input_tokens?: number } | null;
+  server_tool_use?: { web_search_requests?: number; web_fetch_requests?: number } | null;
 }
 
 export interface AnthropicResponse {

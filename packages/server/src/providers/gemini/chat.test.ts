@@ -73,7 +73,7 @@ describe('Gemini answer → OpenAI chat response', () => {
     const { body, usage } = fromGeminiResponse(textResponse, 1700000000);
     expect(body).toMatchObject({ id: 'pZmRaOGxC4mj1dkP1cHm4Ag', object: 'chat.completion', created: 1700000000, model: 'gemini-2.5-flash' });
     expect(body.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Hello! How can I help you today?', reasoning_content: 'Let me think.' }, finish_reason: 'stop' }]);
-    expect(usage).toEqual({ prompt_tokens: 12, completion_tokens: 29, total_tokens: 41, cached_tokens: 4 });
+    expect(usage).toEqual({ prompt_tokens: 12, completion_tokens: 29, total_tokens: 41, cached_tokens: 4, reasoning_tokens: 20 });
   });
 
   it('reads function calls as tool_calls', () => {

@@ -3,6 +3,7 @@ import { asArray, asRecord, contentText, isRecord, nowSeconds, num, parseArgumen
 import type { ChatChoice, ChatMessage, ChatRequest, ChatResponse, ContentPart, ToolCall, Usage } from '../types';
 import type { GeminiContent, GeminiPart, GeminiRequest } from './wire';
 import { budgetOfEffort } from '../reasoning';
+import { toChatUsage, usageOf } from '../usage';
 
 const IMAGE_TYPES: Record<string, string> = { png: 'image/png', gif: 'image/gif', webp: 'image/webp', heic: 'image/heic', heif: 'image/heif' };
 
@@ -120,14 +121,23 @@ export function geminiFinish(reason: string | undefined, hasCalls: boolean): str
   return hasCalls ? 'tool_calls' : 'stop';
 }
 
-/** usageMetadata → Usage. Thinking tokens are billed as output, so they count as completion. */
+/** Tokens of one modality in a `*TokensDetails` list ([{ modality: 'AUDIO', tokenCount }]). */
+const modalityTokens = (details: unknown, modality: string) =>
+  asArray(details).reduce<number>((sum, d) => sum + (asRecord(d).modality === modality ? num(asRecord(d).tokenCount) : 0), 0);
+
+/**
+ * usageMetadata → Usage. promptTokenCount includes the cached content; candidatesTokenCount excludes the
+ * thoughts, which are billed as output: they count as completion, and as its reasoning share.
+ */
 export function geminiUsage(meta: unknown): Usage | undefined {
   if (!isRecord(meta)) return undefined;
-  const prompt = num(meta.promptTokenCount);
-  const completion = num(meta.candidatesTokenCount) + num(meta.thoughtsTokenCount);
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: num(meta.totalTokenCount) || prompt + completion };
-  if (num(meta.cachedContentTokenCount)) usage.cached_tokens = num(meta.cachedContentTokenCount);
-  return usage;
+  const thoughts = num(meta.thoughtsTokenCount);
+  return usageOf(num(meta.promptTokenCount), num(meta.candidatesTokenCount) + thoughts, num(meta.totalTokenCount), {
+    cached_tokens: num(meta.cachedContentTokenCount),
+    reasoning_tokens: thoughts,
+    audio_prompt: modalityTokens(meta.promptTokensDetails, 'AUDIO'),
+    audio_completion: modalityTokens(meta.candidatesTokensDetails, 'AUDIO'),
+  });
 }
 
 /** One candidate's parts → text, thoughts and tool calls. */
@@ -168,6 +178,6 @@ export function fromGeminiResponse(json: unknown, created = nowSeconds()): { bod
   const usage = geminiUsage(json.usageMetadata);
   // Gemini's responseId is unique per answer; without one, a random id (never the time: not unique).
   const body: ChatResponse = { id: str(json.responseId) ?? randomId('chatcmpl-'), object: 'chat.completion', created, model: str(json.modelVersion) ?? '', choices };
-  if (usage) body.usage = usage;
+  if (usage) body.usage = toChatUsage(usage);
   return { body, usage };
 }

@@ -225,10 +225,12 @@ const FINISH: Record<string, string> = { stop: 'STOP', tool_calls: 'STOP', funct
 /** OpenAI finish_reason → Gemini finishReason (calls end with STOP there). */
 export const toGeminiFinish = (reason: string | null | undefined): string => (reason ? (FINISH[reason] ?? 'OTHER') : 'STOP');
 
-/** A billed usage → usageMetadata. Thoughts are inside candidatesTokenCount: OpenAI's usage does not split them out. */
+/** A billed usage → usageMetadata: the thoughts (reasoning) apart from candidatesTokenCount, as Gemini counts them. */
 export function toUsageMetadata(usage: Usage): Json {
-  const meta: Json = { promptTokenCount: usage.prompt_tokens, candidatesTokenCount: usage.completion_tokens, totalTokenCount: usage.total_tokens };
+  const thoughts = Math.min(usage.reasoning_tokens ?? 0, usage.completion_tokens);
+  const meta: Json = { promptTokenCount: usage.prompt_tokens, candidatesTokenCount: usage.completion_tokens - thoughts, totalTokenCount: usage.total_tokens };
   if (usage.cached_tokens) meta.cachedContentTokenCount = usage.cached_tokens;
+  if (thoughts) meta.thoughtsTokenCount = thoughts;
   return meta;
 }
 

@@ -5,6 +5,7 @@ import { asArray, asRecord, isRecord, nowSeconds, randomId, str, tryParse } from
 import type { ChatChunk, StreamEvent, StreamStep } from '../types';
 import { mapGeminiError } from './api';
 import { geminiFinish, geminiUsage, readParts } from './chat';
+import { toChatUsage } from '../usage';
 
 export interface GeminiStreamState {
   id: string;
@@ -59,7 +60,7 @@ export function parseGeminiStreamEvent(event: StreamEvent, state: GeminiStreamSt
   }
   const usage = geminiUsage(json.usageMetadata);
   // Like OpenAI's include_usage, end with a usage-only chunk so clients see the usage.
-  if (finished && usage) chunks.push({ ...base, choices: [], usage });
+  if (finished && usage) chunks.push({ ...base, choices: [], usage: toChatUsage(usage) });
   const step: StreamStep = { chunks };
   if (usage) step.usage = usage;
   if (finished) step.done = true;

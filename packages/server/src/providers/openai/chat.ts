@@ -5,6 +5,7 @@ import { asRecord, isRecord, num, tryParse } from '../shape';
 import type { ChatAdapter, ChatChunk, ChatRequest, ChatResponse, StreamStep, Usage } from '../types';
 import { openaiChatUrl, openaiHeaders } from './api';
 import { mapOpenAIError } from './error';
+import { usageOf } from '../usage';
 
 /** o1/o3/o4/gpt-5 reject `max_tokens` and want `max_completion_tokens`. */
 const COMPLETION_TOKENS_MODELS = /^(?:[\w.-]+\/)?(?:o\d|gpt-5)/i;
@@ -31,15 +32,22 @@ export function toOpenAIBody(model: string, request: ChatRequest): ChatRequest {
   return body;
 }
 
-/** OpenAI usage (also found on compatible hosts) → the gateway's Usage. */
+/**
+ * OpenAI usage (also found on compatible hosts) → the gateway's Usage: cache reads (DeepSeek says
+ * prompt_cache_hit_tokens), cache writes (OpenRouter's prompt_tokens_details.cache_write_tokens, or
+ * Anthropic's own field on hosts that relay Claude), reasoning and audio tokens.
+ */
 export function openaiUsage(u: unknown): Usage | undefined {
   if (!isRecord(u)) return undefined;
-  const prompt = num(u.prompt_tokens);
-  const completion = num(u.completion_tokens);
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: num(u.total_tokens) || prompt + completion };
-  const cached = num(asRecord(u.prompt_tokens_details).cached_tokens) || num(u.prompt_cache_hit_tokens);
-  if (cached) usage.cached_tokens = cached;
-  return usage;
+  const input = asRecord(u.prompt_tokens_details);
+  const output = asRecord(u.completion_tokens_details);
+  return usageOf(num(u.prompt_tokens), num(u.completion_tokens), num(u.total_tokens), {
+    cached_tokens: num(input.cached_tokens) || num(u.prompt_cache_hit_tokens),
+    cache_write_tokens: num(input.cache_write_tokens) || num(u.cache_creation_input_tokens),
+    reasoning_tokens: num(output.reasoning_tokens),
+    audio_prompt: num(input.audio_tokens),
+    audio_completion: num(output.audio_tokens),
+  });
 }
 
 export function parseOpenAIResponse(json: unknown): { body: ChatResponse; usage?: Usage } {

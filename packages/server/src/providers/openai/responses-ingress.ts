@@ -154,9 +154,9 @@ export function toResponsesUsage(usage: Usage | null | undefined): ResponsesUsag
   const u = usage ?? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
   return {
     input_tokens: u.prompt_tokens,
-    input_tokens_details: { cached_tokens: u.cached_tokens ?? 0, cache_write_tokens: (u as { cache_write_tokens?: number }).cache_write_tokens ?? 0 },
+    input_tokens_details: { cached_tokens: u.cached_tokens ?? 0, cache_write_tokens: u.cache_write_tokens ?? 0 },
     output_tokens: u.completion_tokens,
-    output_tokens_details: { reasoning_tokens: (u as { reasoning_tokens?: number }).reasoning_tokens ?? 0 },
+    output_tokens_details: { reasoning_tokens: u.reasoning_tokens ?? 0 },
     total_tokens: u.total_tokens || u.prompt_tokens + u.completion_tokens,
   };
 }

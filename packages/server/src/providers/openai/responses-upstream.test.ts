@@ -152,7 +152,7 @@ describe('Responses upstream answer', () => {
     );
     expect(body).toMatchObject({ id: 'resp_1', object: 'chat.completion', created: 1741476542, model: 'gpt-5-mini-2025-08-07' });
     expect(body.choices).toEqual([{ index: 0, message: { role: 'assistant', content: 'Hello there', reasoning_content: 'Thinking.\n\nDone.' }, finish_reason: 'stop' }]);
-    expect(usage).toEqual({ prompt_tokens: 328, completion_tokens: 52, total_tokens: 380, cached_tokens: 256 });
+    expect(usage).toEqual({ prompt_tokens: 328, completion_tokens: 52, total_tokens: 380, cached_tokens: 256, reasoning_tokens: 12 });
   });
 
   it('turns function_call items into tool_calls keyed by call_id', () => {

@@ -8,12 +8,13 @@ import type { ChatAdapter, ChatChunk, ChatMessage, ChatRequest, ChatResponse, St
 import { overrideUrl, resolveUrl, trimBase } from '../url';
 import { openaiHeaders } from './api';
 import type { FunctionTool, InputContent, InputItem, ResponsesRequest, TextFormat } from './responses-wire';
+import { toChatUsage, usageOf } from '../usage';
 
 type Json = Record<string, unknown>;
 
 /** OpenAI refuses max_output_tokens below 16 (chat takes any limit): a smaller limit, e.g. a probe's
  *  max_tokens 1, is raised to it so the call works rather than failing with a 400. */
-const MIN_OUTPUT_TOKENS = 16;
+export const MIN_OUTPUT_TOKENS = 16;
 
 /** A chat content part → Responses input content; assistant text is `output_text`, as OpenAI wants it. */
 function inputContent(content: ChatMessage['content'], role: ChatMessage['role']): string | InputContent[] {
@@ -129,15 +130,15 @@ export function responsesUrl(target: UpstreamTarget, azure: boolean): string {
   return `${trimBase(target.baseUrl).replace(/\/openai(?:\/v1)?$/i, '')}/openai/v1/responses${q}`;
 }
 
-/** Responses usage → the gateway's Usage. */
+/** Responses usage → the gateway's Usage (cache reads and writes, reasoning). */
 export function responsesUsage(u: unknown): Usage | undefined {
   if (!isRecord(u)) return undefined;
-  const prompt = num(u.input_tokens);
-  const completion = num(u.output_tokens);
-  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: num(u.total_tokens) || prompt + completion };
-  const cached = num(asRecord(u.input_tokens_details).cached_tokens);
-  if (cached) usage.cached_tokens = cached;
-  return usage;
+  const input = asRecord(u.input_tokens_details);
+  return usageOf(num(u.input_tokens), num(u.output_tokens), num(u.total_tokens), {
+    cached_tokens: num(input.cached_tokens),
+    cache_write_tokens: num(input.cache_write_tokens),
+    reasoning_tokens: num(asRecord(u.output_tokens_details).reasoning_tokens),
+  });
 }
 
 /** Why the answer ended, in chat's words. */
@@ -183,7 +184,7 @@ export function parseResponsesAnswer(json: unknown): { body: ChatResponse; usage
     model: str(json.model) ?? '',
     choices: [{ index: 0, message, finish_reason: finishOf(json, toolCalls.length > 0) }],
   };
-  if (usage) body.usage = usage;
+  if (usage) body.usage = toChatUsage(usage);
   return { body, usage };
 }
 
@@ -281,7 +282,7 @@ export function parseResponsesEvent(data: string, event: string | undefined, sta
       const usage = responsesUsage(response.usage);
       const chunks = [chunk(state, {}, finishOf(response, state.calls.size > 0))];
       // OpenAI chat streams end with a usage-only chunk (include_usage); the same here.
-      if (usage) chunks.push({ id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.model, choices: [], usage });
+      if (usage) chunks.push({ id: state.id, object: 'chat.completion.chunk', created: state.created, model: state.model, choices: [], usage: toChatUsage(usage) });
       return { chunks, ...(usage ? { usage } : {}), done: true };
     }
     case 'response.failed':

@@ -1,14 +1,17 @@
 // A call log in a drawer (reference §5.12: log details open inside the list, not on a route): basics with
-// the copy buttons each role may use, timings, how the spend came about, the request messages as text,
+// the copy buttons each role may use, timings, how the spend came about (each line item of the price),
+// the request messages as text,
 // the prompt and completion, and every attempt of the same trace.
 import type { ReactNode } from 'react';
-import { Descriptions, Divider, Drawer, Space, Spin, Tag, Typography } from '@arco-design/web-react';
-import type { CallLogDetail, LogKind, SpendBreakdown } from '@fastgate/core/entities/call-log';
+import { Descriptions, Divider, Drawer, Space, Spin, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { unitPriceUsd, type CallLogDetail, type LineItem, type LogKind, type SpendBreakdown } from '@fastgate/core/entities/call-log';
 import { QUOTA_PER_USD } from '@fastgate/core/constants';
+import { quotaToUsd } from '@fastgate/core/money';
 import { CopyButton } from '../../components/CopyButton';
 import { MaskedKey } from '../../components/MaskedKey';
 import { useResourceDetail } from '../../hooks/resource';
-import { usePageLocale } from '../../locale';
+import { tm, usePageLocale } from '../../locale';
+import { formatDollars, formatTokens } from '../model/pricing';
 import { logApi, logPrefix } from './api';
 import { Attempts } from './Attempts';
 import { usd } from '../../components/Usd';
@@ -28,12 +31,57 @@ const textBlock = (text: string, testId: string) => (
   </Typography.Paragraph>
 );
 
+/** "Input", "Cache write (1 h)", "Image in (low)", "… (above 200K tokens)": what one line item is for. */
+function itemLabel(item: LineItem): string {
+  const what = tm(`log.line.${item.kind}`) + (item.detail ? ` (${item.detail})` : '');
+  return item.tier ? `${what} · ${tm('log.line.tier', { tokens: formatTokens(item.tier) })}` : what;
+}
+
+/** Each line item with its price (the quota of the item before the call's one rounding and its discount). */
+function LineItems({ spend, t }: { spend: SpendBreakdown; t: T }) {
+  const items = spend.line_items;
+  const sum = Number(items.reduce((s, i) => s + i.quota, 0).toPrecision(12));
+  const base = Math.ceil(sum);
+  const columns: TableColumnProps<LineItem>[] = [
+    { title: t('log.detail.item'), dataIndex: 'kind', render: (_: unknown, i) => itemLabel(i) },
+    { title: t('log.detail.quantity'), dataIndex: 'quantity', align: 'right', render: (q: number) => q.toLocaleString('en-US', { maximumFractionDigits: 6 }) },
+    { title: t('log.detail.unitPrice'), dataIndex: 'unit_price', align: 'right', render: (_: unknown, i) => `${formatDollars(unitPriceUsd(i))} ${tm(`log.per.${i.unit}`)}` },
+    { title: t('log.detail.amount'), dataIndex: 'quota', align: 'right', render: (q: number) => formatDollars(quotaToUsd(q)) },
+  ];
+  return (
+    <>
+      <Table<LineItem> rowKey={(i) => `${i.kind}-${i.detail ?? ''}-${i.unit_price}`} size="small" border={{ wrapper: true, cell: false }} pagination={false} columns={columns} data={items} data-testid="log-detail-items" />
+      <Typography.Paragraph type="secondary" style={{ margin: '10px 0 0' }} data-testid="log-detail-formula">
+        {t('log.detail.itemsFormula', { sum: dec(sum), base, discount: dec(spend.discount), charged: spend.total_price })}
+      </Typography.Paragraph>
+    </>
+  );
+}
+
 function Spend({ spend, t }: { spend: SpendBreakdown; t: T }) {
   const charged = (
     <div style={{ marginTop: 8 }}>
       {t('log.detail.charged')}: <Typography.Text bold data-testid="log-detail-charged">{usd(spend.total_price)}</Typography.Text>
     </div>
   );
+  if (spend.line_items?.length) {
+    const tokens = [
+      { label: t('log.promptTokens'), value: spend.prompt_tokens },
+      { label: t('log.cachedTokens'), value: spend.cached_tokens },
+      { label: t('log.cacheWriteTokens'), value: spend.cache_write_tokens },
+      { label: t('log.completionTokens'), value: spend.completion_tokens },
+      { label: t('log.reasoningTokens'), value: spend.reasoning_tokens },
+      { label: t('log.discount'), value: `${dec(spend.discount * 100)}%` },
+    ];
+    return (
+      <>
+        <Descriptions column={3} border size="small" data={tokens} style={{ marginBottom: 12 }} />
+        <LineItems spend={spend} t={t} />
+        {charged}
+      </>
+    );
+  }
+  // Logs written before line items were kept: the two-ratio formula.
   // No token ratios: a failed attempt that was never priced (nothing to explain), or a price per call,
   // image, second or character, which the token formula would not explain.
   if (!spend.prompt_ratio && !spend.completion_ratio) {

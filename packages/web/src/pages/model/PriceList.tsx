@@ -1,10 +1,10 @@
-// A model's prices in dollars, one line each ("提问 $0.002 / 1K tokens"); with a discount below 1 the
-// discounted price follows. Used by the model list, the detail and "my model".
+// A model's prices in dollars, one line each ("提问 $3 / 1M tokens", a context tier's "(> 200K)"); with a
+// discount below 1 the discounted price follows. Used by the model list, the detail and "my model".
 import { Space, Typography } from '@arco-design/web-react';
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
 import { usePageLocale } from '../../locale';
 import locale from './locale';
-import { discounted, formatDollars, priceLines } from './pricing';
+import { discounted, formatDollars, formatTokens, priceLines } from './pricing';
 
 export interface PriceListProps {
   model: ModelQuotas & { type: number; corp_code?: string };
@@ -23,7 +23,8 @@ export function PriceList({ model, discount = 1, testId }: PriceListProps) {
       {lines.map((line, i) => (
         <span key={`${line.label}-${i}`} style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}>
           <Typography.Text type="secondary">{t(`model.price.${line.label}`)}</Typography.Text>
-          {line.detail ? <Typography.Text type="secondary"> ({line.detail})</Typography.Text> : null}{' '}
+          {line.detail ? <Typography.Text type="secondary"> ({line.detail})</Typography.Text> : null}
+          {line.above ? <Typography.Text type="secondary"> ({t('model.price.above', { tokens: formatTokens(line.above) })})</Typography.Text> : null}{' '}
           <Typography.Text delete={!!after}>{formatDollars(line.usd)}</Typography.Text>
           {after && <Typography.Text style={{ color: 'rgb(var(--green-6))' }}> {formatDollars(after[i]!.usd)}</Typography.Text>}{' '}
           <Typography.Text type="secondary">{t(`model.per.${line.per}`)}</Typography.Text>

@@ -3,24 +3,38 @@ import { ForwardRule, MatchRule } from '@fastgate/core/entities/catalogue';
 import { MODEL_TYPES, modelCreateSchema, ModelType, type Model } from '@fastgate/core/entities/model';
 import { BillingMethod } from '@fastgate/core/entities/model-quota';
 import { forwardToBody, forwardToValues, newModelValues, pricesToRatios, ratiosToPrices, toFormValues, toRequestBody, type ModelFormValues } from './convert';
-import { discounted, formatDollars, priceLines, priceToRatio, quotaKeyOf, ratioToPrice } from './pricing';
+import { discounted, formatDollars, formatTokens, priceLines, priceToRatio, quotaKeyOf, ratioToPrice } from './pricing';
 
 const base = (over: Partial<ModelFormValues> = {}): ModelFormValues => ({ ...newModelValues(), corp: 'c1', name: 'GPT', model: 'gpt-4o', ...over });
 
 describe('prices and ratios', () => {
-  it('converts $ / 1K tokens to ratios × 500 and back without float noise', () => {
-    expect(priceToRatio(0.002)).toBe(1);
-    expect(priceToRatio(0.006)).toBe(3);
-    expect(priceToRatio(0.0001)).toBe(0.05);
-    expect(ratioToPrice(1)).toBe(0.002);
-    expect(ratioToPrice(0.05)).toBe(0.0001);
-    for (const p of [0.1, 0.0003, 0.0175, 12.5, 0.0000015]) expect(ratioToPrice(priceToRatio(p))).toBe(p);
+  it('converts $ / 1M tokens to ratios × 0.5 and back without float noise', () => {
+    expect(priceToRatio(2)).toBe(1);
+    expect(priceToRatio(6)).toBe(3);
+    expect(priceToRatio(0.1)).toBe(0.05);
+    expect(priceToRatio(3.75)).toBe(1.875);
+    expect(ratioToPrice(1)).toBe(2);
+    expect(ratioToPrice(0.05)).toBe(0.1);
+    for (const p of [0.1, 0.3, 17.5, 12.5, 0.0015, 3.75, 0.075]) expect(ratioToPrice(priceToRatio(p))).toBe(p);
   });
 
   it('renames every *_ratio to *_price at any depth, and back', () => {
-    const block = { billing_rule: 1, text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 3, cached_ratio: 0.5, fixed_quota: 7 }, vision_quotas: [{ mode: 'low', fixed_quota: 10, is_default: true }] };
+    const tiers = [{ above_tokens: 200_000, prompt_ratio: 3, completion_ratio: 0, cached_ratio: 0, cache_write_ratio: 0, cache_write_1h_ratio: 6 }];
+    const block = { billing_rule: 1, text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 3, cached_ratio: 0.5, cache_write_ratio: 1.25, tiers, fixed_quota: 7 }, vision_quotas: [{ mode: 'low', fixed_quota: 10, is_default: true }] };
     const priced = ratiosToPrices(block);
-    expect(priced).toEqual({ billing_rule: 1, text_quota: { billing_method: 1, prompt_price: 0.002, completion_price: 0.006, cached_price: 0.001, fixed_quota: 7 }, vision_quotas: [{ mode: 'low', fixed_quota: 10, is_default: true }] });
+    expect(priced).toEqual({
+      billing_rule: 1,
+      text_quota: {
+        billing_method: 1,
+        prompt_price: 2,
+        completion_price: 6,
+        cached_price: 1,
+        cache_write_price: 2.5,
+        tiers: [{ above_tokens: 200_000, prompt_price: 6, completion_price: 0, cached_price: 0, cache_write_price: 0, cache_write_1h_price: 12 }],
+        fixed_quota: 7,
+      },
+      vision_quotas: [{ mode: 'low', fixed_quota: 10, is_default: true }],
+    });
     expect(pricesToRatios(priced)).toEqual(block);
   });
 
@@ -33,7 +47,7 @@ describe('prices and ratios', () => {
 
 describe('request body', () => {
   it('sends only the block of the type, as ratios, and passes the core schema', () => {
-    const body = toRequestBody(base({ text_quota: { billing_method: BillingMethod.Ratio, prompt_price: 0.002, completion_price: 0.006 }, is_public: true }), 'OpenAI');
+    const body = toRequestBody(base({ text_quota: { billing_method: BillingMethod.Ratio, prompt_price: 2, completion_price: 6 }, is_public: true }), 'OpenAI');
     expect(body.text_quota).toEqual({ billing_method: 1, prompt_ratio: 1, completion_ratio: 3 });
     expect(body.image_quota).toBeUndefined();
     expect(body.multimodal_quota).toBeUndefined();
@@ -61,7 +75,7 @@ describe('request body', () => {
   });
 
   it('drops cleared (null) inputs so the server defaults them', () => {
-    const body = toRequestBody(base({ text_quota: { billing_method: BillingMethod.Ratio, prompt_price: 0.01, completion_price: 0.02, cached_price: null as unknown as number } }));
+    const body = toRequestBody(base({ text_quota: { billing_method: BillingMethod.Ratio, prompt_price: 10, completion_price: 20, cached_price: null as unknown as number } }));
     expect(body.text_quota).toEqual({ billing_method: 1, prompt_ratio: 5, completion_ratio: 10 });
   });
 });
@@ -109,7 +123,7 @@ describe('form values from a detail row', () => {
       text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 3, cached_ratio: 0, fixed_quota: 0 },
     } satisfies Model;
     const v = toFormValues(row);
-    expect(v.text_quota).toEqual({ billing_method: 1, prompt_price: 0.002, completion_price: 0.006, cached_price: 0, fixed_quota: 0 });
+    expect(v.text_quota).toEqual({ billing_method: 1, prompt_price: 2, completion_price: 6, cached_price: 0, fixed_quota: 0 });
     expect(v.image_quota.generation_quotas).toHaveLength(1);
     expect(v.fallback_config).toEqual({ model_agent: undefined, model: 'm2' });
     expect(toRequestBody(v, 'OpenAI').text_quota).toEqual(row.text_quota);
@@ -124,12 +138,27 @@ describe('price lines', () => {
     expect(quotaKeyOf(ModelType.VideoSecondCreation)).toBe('video_second_creation_quota');
   });
 
-  it('shows ratio prices per 1K tokens and fixed prices per call, discounted on request', () => {
+  it('shows ratio prices per 1M tokens and fixed prices per call, discounted on request', () => {
     const lines = priceLines({ type: 1, text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 3, cached_ratio: 0, fixed_quota: 0 } });
-    expect(lines).toEqual([{ label: 'prompt', usd: 0.002, per: '1k' }, { label: 'completion', usd: 0.006, per: '1k' }]);
-    expect(discounted(lines, 0.8).map((l) => l.usd)).toEqual([0.0016, 0.0048]);
+    expect(lines).toEqual([{ label: 'prompt', usd: 2, per: '1m' }, { label: 'completion', usd: 6, per: '1m' }]);
+    expect(discounted(lines, 0.8).map((l) => l.usd)).toEqual([1.6, 4.8]);
     expect(priceLines({ type: 1, text_quota: { billing_method: 2, prompt_ratio: 0, completion_ratio: 0, cached_ratio: 0, fixed_quota: 10_000 } })).toEqual([{ label: 'fixed', usd: 0.02, per: 'call' }]);
     const image = priceLines({ type: 2, image_quota: { billing_method: 2, generation_quotas: [{ quality: 'hd', width: 1024, height: 1024, fixed_quota: 40_000, is_default: false }, { quality: 'standard', width: 1024, height: 1024, fixed_quota: 20_000, is_default: true }], text_ratio: 0, input_ratio: 0, output_ratio: 0, cached_ratio: 0, fixed_quota: 0 } });
     expect(image).toEqual([{ label: 'image', usd: 0.04, per: 'image', more: 1, detail: 'standard 1024×1024' }]);
+  });
+
+  it('lists cache prices and each context tier’s prices that are set', () => {
+    const tiers = [{ above_tokens: 200_000, prompt_ratio: 3, completion_ratio: 11.25, cached_ratio: 0, cache_write_ratio: 0, cache_write_1h_ratio: 0 }];
+    const text_quota = { billing_method: 1 as const, prompt_ratio: 1.5, completion_ratio: 7.5, cached_ratio: 0.15, cache_write_ratio: 1.875, cache_write_1h_ratio: 3, tiers, fixed_quota: 0 };
+    expect(priceLines({ type: 1, text_quota })).toEqual([
+      { label: 'prompt', usd: 3, per: '1m' },
+      { label: 'completion', usd: 15, per: '1m' },
+      { label: 'cached', usd: 0.3, per: '1m' },
+      { label: 'cacheWrite', usd: 3.75, per: '1m' },
+      { label: 'cacheWrite1h', usd: 6, per: '1m' },
+      { label: 'prompt', usd: 6, per: '1m', above: 200_000 },
+      { label: 'completion', usd: 22.5, per: '1m', above: 200_000 },
+    ]);
+    expect([formatTokens(200_000), formatTokens(1_000_000), formatTokens(128_500), formatTokens(42)]).toEqual(['200K', '1M', '128.5K', '42']);
   });
 });

@@ -1,5 +1,5 @@
 // The model form's values ⇄ the wire (reference §3.5, §5.9). The form holds every price block with its
-// `*_ratio` fields as `*_price` in $ per 1K tokens; the body carries ratios (× 500) and only the block
+// `*_ratio` fields as `*_price` in $ per 1M tokens; the body carries ratios (× 0.5) and only the block
 // the model's type (or its Midjourney corp) uses. Forward keywords are rows of keyword → target model.
 import { ForwardRule, MatchRule, forwardConfigSchema, LbStrategy, type ForwardConfig, type ForwardConfigWire } from '@fastgate/core/entities/catalogue';
 import { DataFormat, ModelType, presetConfigSchema, type Model, type ModelTypeValue, type PresetConfig } from '@fastgate/core/entities/model';
@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { modelCreateSchema } from '@fastgate/core/entities/model';
 import { priceToRatio, quotaKeyOf, ratioToPrice, type QuotaKey } from './pricing';
 
-/** A quota block as the form holds it: each `x_ratio` becomes `x_price` ($ / 1K tokens), numbers may be empty. */
+/** A quota block as the form holds it: each `x_ratio` becomes `x_price` ($ / 1M tokens), numbers may be empty. */
 export type Priced<T> = T extends readonly (infer U)[]
   ? Priced<U>[]
   : T extends object
@@ -160,7 +160,7 @@ export function forwardToBody(f: ForwardValues): ForwardConfig {
   };
 }
 
-/** A detail row → form values (ratios shown as $ / 1K; absent blocks blank). */
+/** A detail row → form values (ratios shown as $ / 1M; absent blocks blank). */
 export function toFormValues(m: Model): ModelFormValues {
   const blank = emptyQuotas();
   const quotas = Object.fromEntries(QUOTA_KEYS.map((k) => [k, m[k] !== undefined ? ratiosToPrices(m[k]) : blank[k]])) as PricedQuotas;

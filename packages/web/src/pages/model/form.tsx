@@ -1,6 +1,6 @@
 // Model create and update (one form, `mode` prop; SPEC §3 Model, reference §3.5). Sections show by type
 // and corp: the price block of the type (Midjourney corps: task prices), then preset, agents, forwarding
-// and fallback. Prices are entered in $ / 1K tokens and sent as ratios (convert.ts).
+// and fallback. Prices are entered in $ / 1M tokens and sent as ratios (convert.ts).
 import { Divider, Form, Typography } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';

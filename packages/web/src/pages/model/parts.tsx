@@ -1,4 +1,4 @@
-// Inputs the model form's price blocks share: a $ / 1K tokens price (stored as ratio × 500), a fixed
+// Inputs the model form's price blocks share: a $ / 1M tokens price (stored as ratio × 0.5), a fixed
 // quota with its $ preview, and rules that check the value with the core schema of the stored field.
 import { Form, InputNumber, Space, Typography, type RulesProps } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
@@ -31,7 +31,7 @@ export interface PriceInputProps {
   'data-testid'?: string;
 }
 
-/** $ per 1K tokens, with the ratio it is saved as. */
+/** $ per 1M tokens, with the ratio it is saved as. */
 export function PriceInput({ value, onChange, ...rest }: PriceInputProps) {
   const t = usePageLocale(locale);
   return (
@@ -39,7 +39,7 @@ export function PriceInput({ value, onChange, ...rest }: PriceInputProps) {
       <InputNumber
         {...rest}
         min={0}
-        step={0.001}
+        step={0.01}
         prefix="$"
         suffix={t('model.price.suffix')}
         style={{ width: 260 }}

@@ -1,21 +1,24 @@
 // Which price blocks a model uses, and its prices as dollars for tables (reference §2.10, §3.5): ratios
-// are quota units per token, shown as $ per 1K tokens (ratio ÷ 500); fixed quotas are units per call (or
-// per unit), shown as $ (÷ 500000).
-import { QUOTA_PER_USD } from '@fastgate/core/constants';
+// are quota units per token, shown as $ per 1M tokens (ratio × 2, as providers publish them); fixed
+// quotas are units per call (or per unit), shown as $ (÷ 500000).
 import { ModelType, type ModelTypeValue } from '@fastgate/core/entities/model';
 import { BillingMethod, type ModelQuotas, type TextQuota } from '@fastgate/core/entities/model-quota';
-import { quotaToUsd } from '@fastgate/core/money';
-
-/** Units per token for $1 per 1K tokens: 500000 / 1000 = 500 (reference §5.9: ratio = price × 500). */
-export const RATIO_PER_USD_PER_1K = QUOTA_PER_USD / 1000;
+import { quotaToUsd, ratioToUsdPer1M, usdPer1MToRatio } from '@fastgate/core/money';
 
 /** Float noise off: 0.1 × 3 and friends come back as the number a person typed. */
 const clean = (n: number) => Number(n.toPrecision(12));
 
-/** $ per 1K tokens → ratio (what the server stores). */
-export const priceToRatio = (usdPer1k: number) => clean(usdPer1k * RATIO_PER_USD_PER_1K);
-/** Ratio → $ per 1K tokens (what the form shows). */
-export const ratioToPrice = (ratio: number) => clean(ratio / RATIO_PER_USD_PER_1K);
+/** $ per 1M tokens → ratio (what the server stores). */
+export const priceToRatio = usdPer1MToRatio;
+/** Ratio → $ per 1M tokens (what the form shows). */
+export const ratioToPrice = ratioToUsdPer1M;
+
+/** 200000 → "200K", 1000000 → "1M": a context threshold as providers write it. */
+export function formatTokens(n: number): string {
+  if (n >= 1_000_000 && n % 100_000 === 0) return `${n / 1_000_000}M`;
+  if (n >= 1_000 && n % 100 === 0) return `${n / 1_000}K`;
+  return String(n);
+}
 
 /** "$0.002": up to 10 decimals, no exponent, no grouping. */
 export function formatDollars(usd: number): string {
@@ -64,8 +67,24 @@ export function quotaKeyOf(type: number | undefined, corpCode?: string): QuotaKe
 }
 
 /** What one price is for; pages translate `label` and `per`. */
-export type PriceLabel = 'prompt' | 'completion' | 'cached' | 'fixed' | 'text' | 'input' | 'output' | 'image' | 'vision' | 'search' | 'audioPrompt' | 'audioCompletion' | 'midjourney' | 'unit';
-export type PricePer = '1k' | 'call' | 'image' | 'search' | 'second' | 'minute' | 'character';
+export type PriceLabel =
+  | 'prompt'
+  | 'completion'
+  | 'cached'
+  | 'cacheWrite'
+  | 'cacheWrite1h'
+  | 'fixed'
+  | 'text'
+  | 'input'
+  | 'output'
+  | 'image'
+  | 'vision'
+  | 'search'
+  | 'audioPrompt'
+  | 'audioCompletion'
+  | 'midjourney'
+  | 'unit';
+export type PricePer = '1m' | 'call' | 'image' | 'search' | 'second' | 'minute' | 'character';
 
 export interface PriceLine {
   label: PriceLabel;
@@ -75,17 +94,27 @@ export interface PriceLine {
   more?: number;
   /** What the row is: a size, a mode or an action. */
   detail?: string;
+  /** A context tier's price: the prompt length above which it applies. */
+  above?: number;
 }
 
-const perK = (label: PriceLabel, ratio: number | undefined): PriceLine => ({ label, usd: ratioToPrice(ratio ?? 0), per: '1k' });
+const perM = (label: PriceLabel, ratio: number | undefined): PriceLine => ({ label, usd: ratioToPrice(ratio ?? 0), per: '1m' });
 const perCall = (label: PriceLabel, quota: number | undefined, per: PricePer = 'call'): PriceLine => ({ label, usd: quotaToUsd(quota ?? 0), per });
+
+/** The prices set in a block (or a context tier of it): prompt and completion always, the others when set. */
+function tokenLines(q: Partial<Omit<TextQuota, 'tiers'>>, prefix: 'text' | 'audio', above?: number): PriceLine[] {
+  const lines = [perM(prefix === 'audio' ? 'audioPrompt' : 'prompt', q.prompt_ratio), perM(prefix === 'audio' ? 'audioCompletion' : 'completion', q.completion_ratio)];
+  if (q.cached_ratio) lines.push(perM('cached', q.cached_ratio));
+  if (q.cache_write_ratio) lines.push(perM('cacheWrite', q.cache_write_ratio));
+  if (q.cache_write_1h_ratio) lines.push(perM('cacheWrite1h', q.cache_write_1h_ratio));
+  return above === undefined ? lines : lines.filter((l) => l.usd).map((l) => ({ ...l, above }));
+}
 
 function textLines(q: Partial<TextQuota> | undefined, prefix: 'text' | 'audio' = 'text'): PriceLine[] {
   if (!q) return [];
   if (q.billing_method === BillingMethod.Fixed) return [perCall('fixed', q.fixed_quota)];
-  const lines = [perK(prefix === 'audio' ? 'audioPrompt' : 'prompt', q.prompt_ratio), perK(prefix === 'audio' ? 'audioCompletion' : 'completion', q.completion_ratio)];
-  if (q.cached_ratio) lines.push(perK('cached', q.cached_ratio));
-  return lines;
+  const tiers = [...(q.tiers ?? [])].sort((a, b) => a.above_tokens - b.above_tokens);
+  return [...tokenLines(q, prefix), ...tiers.flatMap((tier) => tokenLines(tier, prefix, tier.above_tokens))];
 }
 
 /** The row marked default, else the first; with how many others the table holds. */
@@ -110,7 +139,7 @@ export function priceLines(m: ModelQuotas & { type: number; corp_code?: string }
         const size = [p.row.quality, p.row.width && p.row.height ? `${p.row.width}×${p.row.height}` : ''].filter(Boolean).join(' ');
         return [{ ...perCall('image', p.row.fixed_quota, 'image'), more: p.more, detail: size }];
       }
-      return [perK('text', q.text_ratio), perK('input', q.input_ratio), perK('output', q.output_ratio), ...(q.cached_ratio ? [perK('cached', q.cached_ratio)] : [])];
+      return [perM('text', q.text_ratio), perM('input', q.input_ratio), perM('output', q.output_ratio), ...(q.cached_ratio ? [perM('cached', q.cached_ratio)] : [])];
     }
     case 'multimodal_quota': {
       const q = m.multimodal_quota;

@@ -1,12 +1,12 @@
 // One component per price block of reference §3.5. Field paths are the wire's, with `*_ratio` entered as
-// `*_price` ($ / 1K tokens, convert.ts); fixed quotas are units with a $ preview.
+// `*_price` ($ / 1M tokens, convert.ts); fixed quotas are units with a $ preview.
 import { Form, Input, InputNumber, Radio, Select } from '@arco-design/web-react';
 import { BillingMethod, BillingRule, IMAGE_QUALITIES, MIDJOURNEY_ACTIONS, QUOTA_UNITS, SEARCH_CONTEXT_SIZES, VISION_MODES } from '@fastgate/core/entities/model-quota';
 import { QuotaInput } from '../../../components/QuotaInput';
 import { required } from '../../../components/rules';
 import { usePageLocale } from '../../../locale';
 import locale from '../locale';
-import { FixedQuotaField, PriceField, quotaRule, SubTitle } from '../parts';
+import { FixedQuotaField, PriceField, priceRule, quotaRule, SubTitle } from '../parts';
 import { Cell, QuotaTable, TABLE_WRAPPER } from '../QuotaTable';
 
 const id = (field: string) => field.replace(/\./g, '-');
@@ -28,10 +28,15 @@ function BillingMethodField({ field }: { field: string }) {
   );
 }
 
-/** text_quota and audio_quota (and the text part of multimodal): ratio prices or one fixed quota per call. */
+/**
+ * text_quota and audio_quota (and the text part of multimodal): ratio prices or one fixed quota per call.
+ * Token blocks also take cache prices (reads, 5-minute and 1-hour writes) and long-context tiers; audio_quota
+ * prices characters or seconds, which no cache or context length touches.
+ */
 export function TextPrices({ base }: { base: string }) {
   const t = usePageLocale(locale);
   const method = useBillingMethod(`${base}.billing_method`);
+  const tokens = base !== 'audio_quota';
   return (
     <>
       <BillingMethodField field={`${base}.billing_method`} />
@@ -41,10 +46,63 @@ export function TextPrices({ base }: { base: string }) {
         <>
           <PriceField field={`${base}.prompt_price`} label={t('model.promptPrice')} isRequired extra={t('model.price.extra')} testId={id(`${base}.prompt_price`)} />
           <PriceField field={`${base}.completion_price`} label={t('model.completionPrice')} isRequired testId={id(`${base}.completion_price`)} />
-          <PriceField field={`${base}.cached_price`} label={t('model.cachedPrice')} testId={id(`${base}.cached_price`)} />
+          <PriceField field={`${base}.cached_price`} label={t('model.cachedPrice')} extra={tokens ? t('model.cachedPrice.extra') : undefined} testId={id(`${base}.cached_price`)} />
+          {tokens && (
+            <>
+              <PriceField field={`${base}.cache_write_price`} label={t('model.cacheWritePrice')} extra={t('model.cacheWritePrice.extra')} testId={id(`${base}.cache_write_price`)} />
+              <PriceField field={`${base}.cache_write_1h_price`} label={t('model.cacheWrite1hPrice')} extra={t('model.cacheWrite1hPrice.extra')} testId={id(`${base}.cache_write_1h_price`)} />
+              <TierPrices base={base} />
+            </>
+          )}
         </>
       )}
     </>
+  );
+}
+
+/** The prices a context tier may set, in table order; each column header is the price's short label. */
+const TIER_PRICES = [
+  ['prompt_price', 'model.price.prompt'],
+  ['completion_price', 'model.price.completion'],
+  ['cached_price', 'model.price.cached'],
+  ['cache_write_price', 'model.price.cacheWrite'],
+  ['cache_write_1h_price', 'model.price.cacheWrite1h'],
+] as const;
+
+/** Long-context tiers of a token block: a threshold and the prices above it ($ / 1M tokens; empty keeps the block's). */
+function TierPrices({ base }: { base: string }) {
+  const t = usePageLocale(locale);
+  const testId = `${id(base)}-tiers`;
+  return (
+    <Form.Item label={t('model.tiers')} extra={t('model.tiers.extra')} wrapperCol={TABLE_WRAPPER}>
+      <QuotaTable
+        field={`${base}.tiers`}
+        testId={testId}
+        newRow={() => ({ above_tokens: 200_000 })}
+        columns={[
+          {
+            key: 'above_tokens',
+            title: t('model.tier.above'),
+            width: 150,
+            render: (f, i) => (
+              <Cell field={`${f}.above_tokens`} rules={[required(t('model.tier.above')), { type: 'number', min: 1, max: 100_000_000 }]}>
+                <InputNumber min={1} max={100_000_000} precision={0} style={{ width: 130 }} data-testid={`${testId}-above-${i}`} />
+              </Cell>
+            ),
+          },
+          ...TIER_PRICES.map(([k, label]) => ({
+            key: k,
+            title: `${t(label)} ($)`,
+            width: 120,
+            render: (f: string, i: number) => (
+              <Cell field={`${f}.${k}`} rules={[priceRule(t('model.invalid'))]}>
+                <InputNumber min={0} step={0.01} style={{ width: 105 }} data-testid={`${testId}-${k}-${i}`} />
+              </Cell>
+            ),
+          })),
+        ]}
+      />
+    </Form.Item>
   );
 }
 

@@ -382,7 +382,10 @@ describe.skipIf(!REDIS_URL)('two instances on one PostgreSQL and one Redis (skip
     await until('the charges to be written', async () => (await ledgerQuiet()) && (await dbBalance(userId)).logs >= ok);
     const after = await dbBalance(userId);
     expect(after.quota).toBeGreaterThanOrEqual(0);
-    expect(after.charged).toBe(ok * cost);
+    // A call the balance could not pay in full ran with a lower cap and cost less (issue 13): never more.
+    expect(after.charged).toBeLessThanOrEqual(ok * cost);
+    // …and the balance was spent as far as it goes: less than one full call is left.
+    expect(after.quota).toBeLessThan(cost);
     expect(after.quota).toBe(start - after.charged);
     expect(after.used).toBe(after.charged);
     const r = await redisBalance(userId);
@@ -509,5 +512,17 @@ describe.skipIf(!REDIS_URL)('two instances on one PostgreSQL and one Redis (skip
     const after = await dbBalance(userId);
     expect(after.quota).toBe(50_000_000 - after.charged);
     expect(await redisBalance(userId)).toMatchObject({ held: 0, pending: 0 });
+  }, 60_000);
+
+  it('ends with every balance adding up to its records (`npm run ledger:verify` on the shared database)', async () => {
+    // Whatever an instance journaled, a live one has written (or both are gone and nothing is pending).
+    await until('the shared journal to be written', ledgerQuiet, 20_000, 100);
+    const verify = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/ledger-verify.mjs')], { cwd: ROOT, env: { ...process.env, DATABASE_URL: database.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    verify.stdout!.on('data', (c: Buffer) => (out += String(c)));
+    verify.stderr!.on('data', (c: Buffer) => (out += String(c)));
+    const code = await new Promise<number | null>((r) => verify.once('exit', r));
+    expect(code, out).toBe(0);
+    expect(out).toContain('No drift.');
   }, 60_000);
 });

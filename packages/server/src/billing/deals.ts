@@ -2,7 +2,11 @@
 // in the same transaction as the balance change. Balances only ever move by `quota = quota ± x` in
 // SQL — the gateway's ledger subtracts usage concurrently, so an absolute value from an earlier read
 // would lose charges. A reseller's allocation takes quota from the reseller with a conditional UPDATE
-// (`WHERE quota >= x`), so it can never give more than it holds, however many requests race.
+// (`WHERE quota >= x`), so it can never give more than it holds, however many requests race. What a
+// movement takes from a balance is first held in the gateway's ledger (withDebitsHeld), so it never
+// takes what calls in flight hold or what they were charged and is not yet written; an account is
+// deleted only once its calls have settled and their charges are written (whenIdle).
+import { randomUUID } from 'node:crypto';
 import { QuotaType, type QuotaTypeValue } from '@fastgate/core/entities/user';
 import { formatUsd } from '@fastgate/core/money';
 import { t, type MessageKey } from '@fastgate/core/messages';
@@ -14,6 +18,7 @@ import type { Database } from '../db/schema';
 import { businessError, invalidField } from '../http/errors';
 import { newId } from '../http/ids';
 import { accountMailSite } from '../mail/route';
+import { ledgerOf, type AccountRef, type Reservation } from './ledger';
 
 export interface Movement {
   /** The account whose balance changes. */
@@ -99,13 +104,75 @@ export async function applyMovement(ctx: Ctx, trx: Transaction<Database>, m: Mov
 /** Every movement in one transaction (all or none), then one change event for the touched accounts. */
 export async function moveQuota(ctx: Ctx, moves: Movement[], locale: Locale = 'zh-CN'): Promise<void> {
   if (!moves.length) return;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const m of moves) await applyMovement(ctx, trx, m, locale);
+  await withDebitsHeld(ctx, moves, async () => {
+    await ctx.db.transaction().execute(async (trx) => {
+      for (const m of moves) await applyMovement(ctx, trx, m, locale);
+    });
+    // Awaited: in Redis mode the balances' cached bases are dropped before the caller answers.
+    await publishUsers(ctx, moves.flatMap((m) => (m.from !== undefined ? [m.userId, m.from] : [m.userId])));
   });
-  // Awaited: in Redis mode the balances' cached bases are dropped before the caller answers.
-  await publishUsers(ctx, moves.flatMap((m) => (m.from !== undefined ? [m.userId, m.from] : [m.userId])));
   // A recharge may lift the account to the next VIP level (its counter was raised in the transaction).
   for (const id of new Set(moves.filter((m) => m.type === QuotaType.Recharge).map((m) => m.userId))) await applyVipRules(ctx, id);
+}
+
+const balanceOf = (userId: number): AccountRef => ({ kind: 'user', id: userId, limited: true });
+
+/**
+ * Runs `write` (the movements' transaction and its change event) while the gateway's ledger holds what
+ * each movement takes from an account: a deduction takes back, and a reseller gives, only what its
+ * balance has beyond what calls in flight hold and what is charged but not yet written, and no call can
+ * reserve the same quota meanwhile. The holds are given back once the gateway sees the new balances.
+ */
+export async function withDebitsHeld<T>(ctx: Ctx, moves: Movement[], write: () => Promise<T>): Promise<T> {
+  const ledger = ledgerOf(ctx);
+  if (!ledger) return write();
+  const taken = new Map<number, { quota: number; key: MessageKey }>();
+  for (const m of moves) {
+    const debited = m.type === QuotaType.Deduct ? { id: m.userId, key: 'quota.user_insufficient' as const } : m.from !== undefined ? { id: m.from, key: 'quota.reseller_insufficient' as const } : undefined;
+    if (debited) taken.set(debited.id, { quota: (taken.get(debited.id)?.quota ?? 0) + m.quota, key: debited.key });
+  }
+  const holds: Reservation[] = [];
+  try {
+    for (const [userId, { quota, key }] of taken) {
+      const r = await ledger.reserve(`deal:${randomUUID()}`, [balanceOf(userId)], quota);
+      if ('refused' in r) throw businessError(key);
+      holds.push(r);
+    }
+    return await write();
+  } finally {
+    for (const r of holds) await ledger.release(r);
+  }
+}
+
+/** The longest a deletion waits for the accounts' calls in flight to settle. */
+const DELETE_WAIT_MS = 2000;
+
+/**
+ * Runs `remove` (deleting accounts) once none of `userIds` has a call in flight or a charge not yet
+ * written, so no charge is left to land on a row that is gone: waits up to DELETE_WAIT_MS for their
+ * calls to settle, holding their whole balances (no new call starts), writes their charges, and refuses
+ * (quota.calls_in_flight) if calls still run: disable the account first, then delete it once they end.
+ */
+export async function whenIdle<T>(ctx: Ctx, userIds: number[], remove: () => Promise<T>): Promise<T> {
+  const ledger = ledgerOf(ctx);
+  if (!ledger) return remove();
+  const ids = [...new Set(userIds)];
+  const holds: Reservation[] = [];
+  try {
+    // Side by side: a batch deletion waits DELETE_WAIT_MS at most, not once per account.
+    const taken = await Promise.allSettled(ids.map((userId) => ledger.reserve(`delete:${randomUUID()}`, [balanceOf(userId)], Number.MAX_SAFE_INTEGER, { floor: 0, waitMs: DELETE_WAIT_MS, alone: true })));
+    for (const t of taken) if (t.status === 'fulfilled' && !('refused' in t.value)) holds.push(t.value);
+    for (const t of taken) if (t.status === 'rejected') throw t.reason;
+    await ledger.flush();
+    for (const userId of ids) {
+      const { held, pending } = await ledger.outstanding(balanceOf(userId));
+      const own = holds.find((r) => r.accounts[0]!.id === userId)?.amount ?? 0;
+      if (held > own || pending !== 0) throw businessError('quota.calls_in_flight');
+    }
+    return await remove();
+  } finally {
+    for (const r of holds) await ledger.release(r);
+  }
 }
 
 /** The gateway snapshot reloads these accounts (numeric ids as strings); see Bus.publish for what awaiting it gives. */

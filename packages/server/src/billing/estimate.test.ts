@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { modelQuotasSchema, type ModelQuotas } from '@fastgate/core/entities/model-quota';
 import type { ChatMessage, ChatRequest } from '../providers/types';
-import { completionBudget, estimateChat, estimateEmbedding, estimateImage, estimatePromptTokens, estimateSpeech, estimateTranscription, fastTokens, maxAudioSeconds } from './estimate';
+import { capCompletion, clampCompletion, completionBudget, completionCap, estimateChat, estimateEmbedding, estimateImage, estimatePromptTokens, estimateSpeech, estimateTranscription, fastTokens, maxAudioSeconds } from './estimate';
 import { chatExtras } from './media';
 import { priceChat, priceImage } from './price';
 import { SAMPLES } from './test-samples';
@@ -111,6 +111,51 @@ describe('estimateChat', () => {
     const fixed = q({ text_quota: { billing_method: 2, fixed_quota: 2500 } });
     expect(estimateChat({ quotas: fixed, type: 1, request, discountBp: 8000 }).quota).toBe(2000);
     expect(estimateChat({ quotas: q({}), type: 1, request, discountBp: 10_000 })).toMatchObject({ quota: 0, unpriced: true });
+  });
+});
+
+describe('a chat budget that shrinks to a balance', () => {
+  const textModel = q({ text_quota: { prompt_ratio: 1.25, completion_ratio: 5, cached_ratio: 0.625 } });
+  const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hello world' }], n: 2 };
+
+  it('floors at the prompt and one token per choice; fits the most tokens per choice a smaller hold pays for', () => {
+    const e = estimateChat({ quotas: textModel, type: 1, request, discountBp: 8000 });
+    const price = (perChoice: number) => estimateChat({ quotas: textModel, type: 1, request: { ...request, max_tokens: perChoice }, discountBp: 8000 }).quota;
+    expect(e.completion_tokens).toBe(2 * 4096);
+    expect(e.floor).toBe(price(1));
+    expect(e.fit(e.quota)).toBe(4096);
+    expect(e.fit(e.floor)).toBe(1);
+    expect(e.fit(e.floor - 1)).toBe(0);
+    for (const q of [e.floor + 1, 777, 5000, e.quota - 1]) {
+      const t = e.fit(q);
+      expect(price(t), String(q)).toBeLessThanOrEqual(q);
+      expect(price(t + 1), String(q)).toBeGreaterThan(q);
+    }
+  });
+
+  it('fixed billing: any hold that pays the price fits the whole budget', () => {
+    const fixed = estimateChat({ quotas: q({ text_quota: { billing_method: 2, fixed_quota: 2500 } }), type: 1, request, discountBp: 10_000 });
+    expect(fixed).toMatchObject({ quota: 2500, floor: 2500 });
+    expect(fixed.fit(2500)).toBe(4096);
+  });
+
+  it('caps the field the client used (max_tokens when none), never raising a smaller one', () => {
+    const none: ChatRequest = { model: 'm', messages: [] };
+    capCompletion(none, 50);
+    expect(none).toMatchObject({ max_tokens: 50 });
+    expect(none.max_completion_tokens).toBeUndefined();
+    const both: ChatRequest = { model: 'm', messages: [], max_completion_tokens: 800, max_tokens: 20 };
+    capCompletion(both, 50);
+    expect(both).toMatchObject({ max_completion_tokens: 50, max_tokens: 20 });
+    expect(completionCap(both)).toBe(50);
+    expect(completionCap({ max_tokens: 0 })).toBeUndefined();
+  });
+
+  it('bills no completion past the limit sent (× n), details included', () => {
+    const usage = { prompt_tokens: 10, completion_tokens: 900, total_tokens: 910, reasoning_tokens: 600, audio: { prompt_tokens: 0, completion_tokens: 300 } };
+    expect(clampCompletion(usage, { max_tokens: 100, n: 2 })).toEqual({ prompt_tokens: 10, completion_tokens: 200, total_tokens: 210, reasoning_tokens: 200, audio: { prompt_tokens: 0, completion_tokens: 200 } });
+    expect(clampCompletion(usage, { max_tokens: 1000 })).toBe(usage);
+    expect(clampCompletion(usage, {})).toBe(usage);
   });
 });
 

@@ -2,7 +2,7 @@
 // An estimate must be cheap (it runs on every request, before any byte goes upstream: no tokenizer) and
 // should not be below the settled charge, or the balance can dip below zero by the difference.
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
-import type { ChatMessage, ChatRequest } from '../providers/types';
+import type { ChatMessage, ChatRequest, Usage } from '../providers/types';
 import { clean } from './decimal';
 import { audioTokens, chatExtras, countCharacters, imageTokens } from './media';
 import { imageCount, priceChat, priceEmbedding, priceImage, priceSpeech, priceTranscription, type Price } from './price';
@@ -85,42 +85,115 @@ export interface Estimate {
 }
 
 /**
+ * A reservation that may shrink to fit a balance: `quota` pays for the whole completion budget, `floor`
+ * for the prompt and one completion token per choice (less than that and the call is refused), and
+ * `fit(q)` tells the completion tokens per choice `q` units pay for, so a smaller hold becomes the cap
+ * the upstream is sent.
+ */
+export interface Budget {
+  quota: number;
+  floor: number;
+  fit(quota: number): number;
+}
+
+export type ChatEstimate = Estimate & Budget;
+
+/**
  * Chat reservation: the estimated prompt plus the completion budget (max_completion_tokens, else max_tokens,
  * else the default; capped; × n choices), priced by `priceChat` with the same extras the settle sees. As the
- * settle may split the prompt into cached or audio tokens and the completion into audio, each side is priced
- * at its most expensive reading, so the reservation covers any split.
+ * settle may split the prompt into cached, cache-written (5 minutes or 1 hour) or audio tokens and the completion into audio, each side is priced
+ * at its most expensive reading, so the reservation covers any split, whatever cap it shrinks to.
  */
-export function estimateChat(input: EstimateChatInput): Estimate {
+export function estimateChat(input: EstimateChatInput): ChatEstimate {
   const { quotas, type, request, discountBp } = input;
   const prompt = estimatePromptTokens(request.messages ?? [], request.tools);
+  const choices = choicesOf(request);
   const completion = completionBudget(request, input.defaultMaxTokens ?? DEFAULT_MAX_TOKENS, input.maxTokensCap ?? MAX_TOKENS_CAP);
   const extras = chatExtras(request);
-  let best: Price | undefined;
-  for (const promptAs of ['text', 'cached', 'audio'] as const) {
-    for (const completionAs of ['text', 'audio'] as const) {
-      const price = priceChat({
-        quotas,
-        type,
-        discountBp,
-        extras,
-        usage: {
-          prompt_tokens: prompt,
-          completion_tokens: completion,
-          total_tokens: prompt + completion,
-          cached_tokens: promptAs === 'cached' ? prompt : 0,
-          audio: { prompt_tokens: promptAs === 'audio' ? prompt : 0, completion_tokens: completionAs === 'audio' ? completion : 0 },
-        },
-      });
-      if (!best || price.quota > best.quota) best = price;
+  const priceAt = (completion: number): Price | undefined => {
+    let best: Price | undefined;
+    for (const promptAs of ['text', 'cached', 'cache_write', 'cache_write_1h', 'audio'] as const) {
+      for (const completionAs of ['text', 'audio'] as const) {
+        const price = priceChat({
+          quotas,
+          type,
+          discountBp,
+          extras,
+          usage: {
+            prompt_tokens: prompt,
+            completion_tokens: completion,
+            total_tokens: prompt + completion,
+            cached_tokens: promptAs === 'cached' ? prompt : 0,
+            cache_write_tokens: promptAs === 'cache_write' || promptAs === 'cache_write_1h' ? prompt : 0,
+            cache_write_1h_tokens: promptAs === 'cache_write_1h' ? prompt : 0,
+            audio: { prompt_tokens: promptAs === 'audio' ? prompt : 0, completion_tokens: completionAs === 'audio' ? completion : 0 },
+          },
+        });
+        if (!best || price.quota > best.quota) best = price;
+      }
     }
-  }
-  return { quota: best?.quota ?? 0, prompt_tokens: prompt, completion_tokens: completion, unpriced: best?.unpriced ?? true };
+    return best;
+  };
+  const best = priceAt(completion);
+  const quota = best?.quota ?? 0;
+  const perChoice = completion / choices;
+  return {
+    quota,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    unpriced: best?.unpriced ?? true,
+    floor: Math.min(quota, priceAt(choices)?.quota ?? 0),
+    fit(q) {
+      // Prices only grow with the completion: the largest per-choice count within `q`, by halving.
+      if (q >= quota) return perChoice;
+      let lo = 0;
+      let hi = perChoice;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if ((priceAt(mid * choices)?.quota ?? 0) <= q) lo = mid;
+        else hi = mid - 1;
+      }
+      return lo;
+    },
+  };
 }
+
+const choicesOf = (request: Pick<ChatRequest, 'n'>) => Math.min(MAX_CHOICES, Math.max(1, Math.floor(clean(request.n))));
 
 export function completionBudget(request: Pick<ChatRequest, 'max_tokens' | 'max_completion_tokens' | 'n'>, defaultMax: number, cap: number): number {
   const asked = Math.floor(clean(request.max_completion_tokens)) || Math.floor(clean(request.max_tokens)) || Math.floor(clean(defaultMax));
-  const choices = Math.min(MAX_CHOICES, Math.max(1, Math.floor(clean(request.n))));
-  return Math.min(asked, Math.floor(clean(cap)) || asked) * choices;
+  return Math.min(asked, Math.floor(clean(cap)) || asked) * choicesOf(request);
+}
+
+/** The completion limit per choice a chat request carries (as adapters read it), if any. */
+export function completionCap(request: Pick<ChatRequest, 'max_tokens' | 'max_completion_tokens'>): number | undefined {
+  const cap = Math.floor(clean(request.max_completion_tokens)) || Math.floor(clean(request.max_tokens));
+  return cap > 0 ? cap : undefined;
+}
+
+/** Lowers a chat request's completion limit to `tokens` per choice: in the field(s) the client used, max_tokens when it used none. */
+export function capCompletion(request: Pick<ChatRequest, 'max_tokens' | 'max_completion_tokens'>, tokens: number): void {
+  const lower = (v: number | undefined) => (v !== undefined && v !== null && clean(v) > 0 ? Math.min(Math.floor(clean(v)), tokens) : undefined);
+  const completion = lower(request.max_completion_tokens);
+  const max = lower(request.max_tokens);
+  if (completion !== undefined) request.max_completion_tokens = completion;
+  if (max !== undefined || completion === undefined) request.max_tokens = max ?? tokens;
+}
+
+/**
+ * Never bills past the cap an upstream was sent: completion tokens above the request's limit (× n) are
+ * an upstream ignoring it, and the reservation only covered the limit.
+ */
+export function clampCompletion<U extends Usage>(usage: U, request: Pick<ChatRequest, 'max_tokens' | 'max_completion_tokens' | 'n'>): U {
+  const cap = completionCap(request);
+  if (cap === undefined) return usage;
+  const limit = cap * choicesOf(request);
+  if (usage.completion_tokens <= limit) return usage;
+  const out: U = { ...usage, completion_tokens: limit, total_tokens: usage.prompt_tokens + limit };
+  // The parts of the completion stay within it.
+  if (usage.reasoning_tokens !== undefined) out.reasoning_tokens = Math.min(usage.reasoning_tokens, limit);
+  if (usage.audio) out.audio = { ...usage.audio, completion_tokens: Math.min(usage.audio.completion_tokens, limit) };
+  return out;
 }
 
 /**

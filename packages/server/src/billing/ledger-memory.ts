@@ -2,8 +2,8 @@
 // but not yet written minus what is reserved. JavaScript runs a reservation's check-and-take without
 // interruption (no await inside), so concurrent requests in this process cannot both take the last quota.
 import type { Snapshot } from '../gateway/snapshot';
-import { accountKey, type AccountRef, type LedgerStore, type Reservation, type StoreBatch } from './ledger';
-import { applyToSnapshot, snapshotRecord, type Debit, type Entry } from './ledger-write';
+import { accountKey, type AccountRef, type LedgerStore, type Refusal, type Reservation, type StoreBatch } from './ledger';
+import { applyToSnapshot, clampEntry, snapshotRecord, type Debit, type Entry } from './ledger-write';
 
 export class MemoryLedgerStore implements LedgerStore {
   private reserved = new Map<string, number>();
@@ -13,35 +13,63 @@ export class MemoryLedgerStore implements LedgerStore {
 
   constructor(private readonly snapshot: Snapshot) {}
 
+  /** Stored minus charged but not yet written. */
+  private free(a: AccountRef): number {
+    return (snapshotRecord(this.snapshot, a)?.quota ?? 0) - (this.unflushed.get(accountKey(a)) ?? 0);
+  }
 
   private left(a: AccountRef): number {
-    const k = accountKey(a);
-    return (snapshotRecord(this.snapshot, a)?.quota ?? 0) - (this.unflushed.get(k) ?? 0) - (this.reserved.get(k) ?? 0);
+    return this.free(a) - (this.reserved.get(accountKey(a)) ?? 0);
   }
 
   async available(a: AccountRef): Promise<number> {
     return this.left(a);
   }
 
-  async reserve(r: Reservation): Promise<AccountRef | undefined> {
+  async outstanding(a: AccountRef): Promise<{ held: number; pending: number }> {
+    const k = accountKey(a);
+    return { held: this.reserved.get(k) ?? 0, pending: this.unflushed.get(k) ?? 0 };
+  }
+
+  async reserve(r: Reservation, floor = r.amount, shrinkBusy = true): Promise<Refusal | undefined> {
+    let take = r.amount;
     for (const a of r.accounts) {
       if (!a.limited) continue;
-      const left = this.left(a);
-      if (left <= 0 || left < r.amount) return a;
+      const held = this.reserved.get(accountKey(a)) ?? 0;
+      const free = this.free(a);
+      const left = free - held;
+      if (free <= 0 || free < floor) return { account: a, busy: false };
+      if (left <= 0 || left < floor) return { account: a, busy: true };
+      if (left < r.amount) {
+        if (held > 0 && !shrinkBusy) return { account: a, busy: true };
+        take = Math.min(take, left);
+      }
     }
-    for (const a of r.accounts) if (a.limited) this.reserved.set(accountKey(a), (this.reserved.get(accountKey(a)) ?? 0) + r.amount);
+    r.amount = take;
+    for (const a of r.accounts) if (a.limited) this.reserved.set(accountKey(a), (this.reserved.get(accountKey(a)) ?? 0) + take);
     return undefined;
+  }
+
+  async release(r: Reservation): Promise<void> {
+    this.unhold(r);
+  }
+
+  /** Synchronous, so a settlement's release and its clamp see the same balances. */
+  private unhold(r: Reservation): void {
+    for (const a of r.accounts) {
+      if (!a.limited) continue;
+      const k = accountKey(a);
+      const left = (this.reserved.get(k) ?? 0) - r.amount;
+      if (left > 0) this.reserved.set(k, left);
+      else this.reserved.delete(k);
+    }
   }
 
   async record(entry: Entry, r?: Reservation): Promise<void> {
     if (r) {
-      for (const a of r.accounts) {
-        if (!a.limited) continue;
-        const k = accountKey(a);
-        const left = (this.reserved.get(k) ?? 0) - r.amount;
-        if (left > 0) this.reserved.set(k, left);
-        else this.reserved.delete(k);
-      }
+      this.unhold(r);
+      const limited = entry.debits.filter((d) => d.account.limited);
+      if (limited.length) clampEntry(entry, Math.max(0, Math.min(...limited.map((d) => this.left(d.account)))));
     }
     for (const { account, amount } of entry.debits) this.add(accountKey(account), amount);
     this.queue.push(entry);

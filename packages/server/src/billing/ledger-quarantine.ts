@@ -46,7 +46,8 @@ const INT32 = 2 ** 31 - 1;
 const COLUMNS: Record<Exclude<keyof CallLogsTable, 'id' | 'trace_id' | 'attempt'>, Kind> = {
   user_id: 'int', app_id: 'int', rid: 'int', type: 'int', stream: 'int', is_enable_model_agent: 'int', is_retry: 'int', retry_count: 'int',
   is_smart_match: 'int', status: 'int',
-  prompt_tokens: 'bigint', completion_tokens: 'bigint', cached_tokens: 'bigint', total_tokens: 'bigint', total_price: 'bigint', discount_bp: 'bigint',
+  prompt_tokens: 'bigint', completion_tokens: 'bigint', cached_tokens: 'bigint', cache_write_tokens: 'bigint', reasoning_tokens: 'bigint', total_tokens: 'bigint',
+  total_price: 'bigint', discount_bp: 'bigint', floor_bp: 'int', is_limit_quota: 'int', line_items: 'text',
   conn_time: 'bigint', duration: 'bigint', total_time: 'bigint', internal_time: 'bigint', req_time: 'bigint', created_at: 'bigint',
   prompt_ratio: 'real', completion_ratio: 'real',
   endpoint: 'text', creator: 'text', app_key_id: 'text', corp: 'text', corp_name: 'text', group_id: 'text', group_name: 'text', model_id: 'text',

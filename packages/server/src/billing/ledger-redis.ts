@@ -27,37 +27,48 @@ import type { Ctx } from '../context';
 import { GatewayError } from '../gateway/errors';
 import type { Snapshot } from '../gateway/snapshot';
 import type { RedisConn } from '../redis/connect';
-import type { AccountRef, LedgerStore, Reservation, StoreBatch } from './ledger';
-import { applyToSnapshot, type Debit, type Entry } from './ledger-write';
+import type { AccountRef, LedgerStore, Refusal, Reservation, StoreBatch } from './ledger';
+import { applyToSnapshot, clampEntry, type Debit, type Entry } from './ledger-write';
 import { runScript, script } from '../redis/script';
 
-// KEYS: resv zset, resv:<id>, then the balance hashes of the limited accounts. ARGV: id, amount, expiry.
-// Returns {'ok'}, {'refused', i} (1-based account) or {'missing', i...} (bases to read first).
+// KEYS: resv zset, resv:<id>, then the balance hashes of the limited accounts. ARGV: id, amount, expiry,
+// floor, shrinkBusy ('1' or '0'); see LedgerStore.reserve. Returns {'ok', held}, {'refused', i, busy}
+// (1-based account; busy 1 when holds of calls in flight are in the way) or {'missing', i...} (bases to read first).
 const RESERVE = `
-if redis.call('EXISTS', KEYS[2]) == 1 then return {'ok'} end
-local take = tonumber(ARGV[2])
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  local held = string.match(redis.call('GET', KEYS[2]), '^L|(%d+)|')
+  return {'ok', held or ARGV[2]}
+end
 local missing = {}
 for i = 3, #KEYS do
-  local v = redis.call('HMGET', KEYS[i], 'base', 'pending', 'held')
-  if not v[1] then
-    missing[#missing + 1] = i - 2
-  else
-    local left = tonumber(v[1]) - (tonumber(v[2]) or 0) - (tonumber(v[3]) or 0)
-    if left <= 0 or left < take then
-      if #missing > 0 then break end
-      return {'refused', i - 2}
-    end
-  end
+  if redis.call('HEXISTS', KEYS[i], 'base') == 0 then missing[#missing + 1] = i - 2 end
 end
 if #missing > 0 then return {'missing', unpack(missing)} end
+local want = tonumber(ARGV[2])
+local floor = tonumber(ARGV[4])
+local take = want
+for i = 3, #KEYS do
+  local v = redis.call('HMGET', KEYS[i], 'base', 'pending', 'held')
+  local held = tonumber(v[3]) or 0
+  local free = tonumber(v[1]) - (tonumber(v[2]) or 0)
+  local left = free - held
+  if free <= 0 or free < floor then return {'refused', i - 2, 0} end
+  if left <= 0 or left < floor then return {'refused', i - 2, 1} end
+  if left < want then
+    if held > 0 and ARGV[5] ~= '1' then return {'refused', i - 2, 1} end
+    if left < take then take = left end
+  end
+end
+local amount = ARGV[2]
+if take < want then amount = string.format('%.0f', take) end
 local keys = {}
 for i = 3, #KEYS do
-  redis.call('HINCRBY', KEYS[i], 'held', ARGV[2])
+  redis.call('HINCRBY', KEYS[i], 'held', amount)
   keys[#keys + 1] = KEYS[i]
 end
-redis.call('SET', KEYS[2], 'L|' .. ARGV[2] .. '|' .. table.concat(keys, '|'), 'EX', 86400)
+redis.call('SET', KEYS[2], 'L|' .. amount .. '|' .. table.concat(keys, '|'), 'EX', 86400)
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-return {'ok'}
+return {'ok', amount}
 `;
 
 const RELEASE_FN = `
@@ -71,16 +82,54 @@ local function release(rk)
 end
 `;
 
-// KEYS: resv zset, resv:<id>, journal, then balance hashes. ARGV: id, entry JSON, then one amount per hash.
+// KEYS: resv zset, resv:<id>, journal, then balance hashes. ARGV: id, entry JSON, the settlement's charge
+// ('' for adjustments and logs), then one amount per hash. A settlement is charged at most what its
+// accounts have left once its hold is back (never below zero): then every hash takes that, and the
+// journal entry says so (`clamp`, applied by take()). Returns 1, 0 (recorded before) or {'missing', i...}.
 const SETTLE =
   RELEASE_FN +
   `
 if redis.call('GET', KEYS[2]) == 'S' then return 0 end
+local charge = ARGV[3]
+if charge ~= '' then
+  local missing = {}
+  for i = 4, #KEYS do
+    if redis.call('HEXISTS', KEYS[i], 'base') == 0 then missing[#missing + 1] = i - 3 end
+  end
+  if #missing > 0 then return {'missing', unpack(missing)} end
+end
 release(KEYS[2])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], 'S', 'EX', 120)
-for i = 4, #KEYS do redis.call('HINCRBY', KEYS[i], 'pending', ARGV[i - 1]) end
-redis.call('RPUSH', KEYS[3], ARGV[2])
+local entry = ARGV[2]
+local amounts = {}
+for i = 4, #KEYS do amounts[i] = ARGV[i] end
+if charge ~= '' then
+  local room = tonumber(charge)
+  for i = 4, #KEYS do
+    local v = redis.call('HMGET', KEYS[i], 'base', 'pending', 'held')
+    local left = tonumber(v[1]) - (tonumber(v[2]) or 0) - (tonumber(v[3]) or 0)
+    if left < room then room = left end
+  end
+  if room < 0 then room = 0 end
+  if room < tonumber(charge) then
+    local clamp = string.format('%.0f', room)
+    for i = 4, #KEYS do amounts[i] = clamp end
+    entry = '{"clamp":' .. clamp .. ',' .. string.sub(entry, 2)
+  end
+end
+for i = 4, #KEYS do redis.call('HINCRBY', KEYS[i], 'pending', amounts[i]) end
+redis.call('RPUSH', KEYS[3], entry)
+return 1
+`;
+
+// KEYS: resv zset, resv:<id>. ARGV: id. Gives back a hold no settlement follows (a console write's).
+const RELEASE =
+  RELEASE_FN +
+  `
+release(KEYS[2])
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('DEL', KEYS[2])
 return 1
 `;
 
@@ -160,7 +209,7 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 return applied
 `;
 
-const S = { reserve: script(RESERVE), settle: script(SETTLE), expire: script(EXPIRE), claim: script(CLAIM), finalize: script(FINALIZE), returnClaim: script(RETURN_CLAIM), split: script(SPLIT) };
+const S = { reserve: script(RESERVE), settle: script(SETTLE), release: script(RELEASE), expire: script(EXPIRE), claim: script(CLAIM), finalize: script(FINALIZE), returnClaim: script(RETURN_CLAIM), split: script(SPLIT) };
 
 
 interface RedisBatch extends StoreBatch {
@@ -219,7 +268,12 @@ export class RedisLedgerStore implements LedgerStore {
     throw new Error('the balance kept changing while it was read');
   }
 
-  async reserve(r: Reservation): Promise<AccountRef | undefined> {
+  async outstanding(a: AccountRef): Promise<{ held: number; pending: number }> {
+    const [held, pending] = await this.redis.hmget(this.bal(a), 'held', 'pending');
+    return { held: Number(held ?? 0), pending: Number(pending ?? 0) };
+  }
+
+  async reserve(r: Reservation, floor = r.amount, shrinkBusy = true): Promise<Refusal | undefined> {
     const accounts = this.limited(r.accounts);
     if (!accounts.length) return undefined;
     try {
@@ -228,19 +282,29 @@ export class RedisLedgerStore implements LedgerStore {
           this.redis,
           S.reserve,
           [`${this.p}resv`, `${this.p}resv:${r.traceId}`, ...accounts.map((a) => this.bal(a))],
-          [r.traceId, r.amount, Date.now() + this.leaseMs],
-        )) as [string, ...number[]];
+          [r.traceId, r.amount, Date.now() + this.leaseMs, floor, shrinkBusy ? '1' : '0'],
+        )) as [string, ...(number | string)[]];
         if (reply[0] === 'ok') {
+          r.amount = Number(reply[1]);
           this.live.add(r.traceId);
           return undefined;
         }
-        if (reply[0] === 'refused') return accounts[reply[1]! - 1];
-        for (const n of reply.slice(1) as number[]) await this.loadBase(accounts[n - 1]!);
+        if (reply[0] === 'refused') return { account: accounts[Number(reply[1]) - 1]!, busy: Number(reply[2]) === 1 };
+        await this.loadBases(accounts, reply.slice(1));
       }
     } catch (err) {
       this.ctx.log.error({ err }, 'reserving quota in Redis failed');
     }
     throw new GatewayError(503, 'service_unavailable', 'The gateway cannot check your balance right now. Please retry.', 'server_error');
+  }
+
+  private async loadBases(accounts: AccountRef[], missing: (number | string)[]): Promise<void> {
+    for (const n of missing) await this.loadBase(accounts[Number(n) - 1]!);
+  }
+
+  async release(r: Reservation): Promise<void> {
+    this.live.delete(r.traceId);
+    await runScript(this.redis, S.release, [`${this.p}resv`, `${this.p}resv:${r.traceId}`], [r.traceId]);
   }
 
   /** Reads the account's stored quota while holding its row, and sets `base` if still unset (see the top). */
@@ -257,9 +321,33 @@ export class RedisLedgerStore implements LedgerStore {
 
   async record(entry: Entry, r?: Reservation): Promise<void> {
     const id = r?.traceId ?? `x${randomUUID().replace(/-/g, '')}`;
-    const money = new Map<string, number>();
-    for (const d of entry.debits) if (d.account.limited) money.set(this.bal(d.account), (money.get(this.bal(d.account)) ?? 0) + d.amount);
-    const send = () => runScript(this.redis, S.settle, [`${this.p}resv`, `${this.p}resv:${id}`, `${this.p}journal`, ...money.keys()], [id, JSON.stringify(entry), ...money.values()]);
+    const money = new Map<string, { account: AccountRef; amount: number }>();
+    for (const d of entry.debits) {
+      if (!d.account.limited) continue;
+      const m = money.get(this.bal(d.account)) ?? { account: d.account, amount: 0 };
+      money.set(this.bal(d.account), { account: d.account, amount: m.amount + d.amount });
+    }
+    // A settlement that costs something is clamped to what is left (see SETTLE); its charge is any debit's.
+    const charge = r && money.size ? String(entry.debits.find((d) => d.account.limited)!.amount) : '';
+    const accounts = [...money.values()].map((m) => m.account);
+    const settle = (clamp: string) =>
+      runScript(this.redis, S.settle, [`${this.p}resv`, `${this.p}resv:${id}`, `${this.p}journal`, ...money.keys()], [id, JSON.stringify(entry), clamp, ...[...money.values()].map((m) => m.amount)]) as Promise<
+        number | [string, ...(number | string)[]]
+      >;
+    const send = async () => {
+      for (let i = 0; i < 5; i++) {
+        const reply = await settle(charge);
+        if (!Array.isArray(reply)) return;
+        try {
+          await this.loadBases(accounts, reply.slice(1));
+        } catch (err) {
+          // The database is out of reach: the charge goes into the journal now, unclamped, rather than wait in this process.
+          this.ctx.log.warn({ err }, 'reading a balance to bound a charge failed; recording it as settled');
+          break;
+        }
+      }
+      await settle('');
+    };
     if (r) this.live.delete(r.traceId);
     try {
       if (this.retry.length) throw new Error('earlier records are still waiting');
@@ -294,7 +382,11 @@ export class RedisLedgerStore implements LedgerStore {
     const reply = (await runScript(this.redis, S.claim, [`${this.p}journal`, `${this.p}claims`], [randomUUID(), now, now + this.leaseMs, this.opts.maxBatch, this.owner, this.p])) as [string, string, string, string] | null;
     if (!reply) return undefined;
     const [id, data, applied, recovered] = reply;
-    const entries = JSON.parse(data) as Entry[];
+    const entries = (JSON.parse(data) as (Entry & { clamp?: number })[]).map(({ clamp, ...entry }) => {
+      // SETTLE lowered this settlement to what its accounts had left.
+      if (clamp !== undefined) clampEntry(entry, clamp);
+      return entry;
+    });
     if (recovered === '1') this.ctx.log.warn({ claim: id, entries: entries.length, applied: applied === '1' }, 'taking over a ledger batch whose writer stopped');
     return { id, entries, applied: applied === '1', dedupe: applied === '1' };
   }

@@ -22,6 +22,15 @@ export interface Entry {
 const logId = (l: { trace_id: string; attempt: number }) => `${l.trace_id}:${l.attempt}`;
 
 /**
+ * Lowers a settlement to `to` units, what its accounts had left: every debit, and the call log that
+ * carries its price (the other logs of a settlement are free), so the books still add up.
+ */
+export function clampEntry(entry: Entry, to: number): void {
+  for (const d of entry.debits) d.amount = Math.min(d.amount, to);
+  for (const l of entry.logs) if (Number(l.total_price ?? 0) > to) l.total_price = to;
+}
+
+/**
  * Writes `entries` and returns the non-zero totals it applied per account and `limited` flag. With
  * `dedupe`, an entry whose call logs are already stored is skipped (it was written before); an entry
  * without logs cannot be told apart and is skipped too (a charge in the customer's favour, logged).

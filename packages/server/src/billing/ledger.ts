@@ -43,13 +43,32 @@ export interface StoreBatch {
   dedupe: boolean;
 }
 
+/** Why a hold was refused: the account, and whether holds of other calls stand in the way (it may come free). */
+export interface Refusal {
+  account: AccountRef;
+  busy: boolean;
+}
+
 /** Where balances, holds and not-yet-written charges live. */
 export interface LedgerStore {
-  /** What a limited account can still spend. */
+  /** What a limited account can still spend: stored − held − charged but not yet written. */
   available(a: AccountRef): Promise<number>;
-  /** Holds `r.amount` on every limited account of `r`, or on none: returns the first account that cannot cover it. */
-  reserve(r: Reservation): Promise<AccountRef | undefined>;
-  /** Gives back `r`'s hold (when there is one) and queues the entry for the database. */
+  /** What a limited account's holds and charges not yet written amount to. */
+  outstanding(a: AccountRef): Promise<{ held: number; pending: number }>;
+  /**
+   * Holds up to `r.amount` on every limited account of `r`, or on none. An account that has less but at
+   * least `floor` left makes the hold shrink to what it has (`r.amount` is lowered) when nothing else
+   * holds any of it, or when `shrinkBusy`. An account left with nothing, or less than `floor`, refuses
+   * (at or below zero it refuses even a zero-cost hold).
+   */
+  reserve(r: Reservation, floor?: number, shrinkBusy?: boolean): Promise<Refusal | undefined>;
+  /** Gives back `r`'s hold without a charge or a log (a console write's hold). */
+  release(r: Reservation): Promise<void>;
+  /**
+   * Gives back `r`'s hold (when there is one) and queues the entry for the database. A settlement (with
+   * `r`) is charged at most what its limited accounts have left once its hold is back, never below zero:
+   * its debits and its priced log are lowered to that (`clampEntry`).
+   */
   record(entry: Entry, r?: Reservation): Promise<void>;
   /** The next entries to write, or nothing. */
   take(): Promise<StoreBatch | undefined>;
@@ -62,6 +81,11 @@ export interface LedgerStore {
   split(batch: StoreBatch, parts: Entry[][]): Promise<StoreBatch[]>;
   close(): Promise<void>;
 }
+
+const LEDGERS = new WeakMap<Ctx, Ledger>();
+
+/** The gateway's ledger of this app, for console writes to balances (billing/deals.ts); none in scripts without a gateway. */
+export const ledgerOf = (ctx: Ctx): Ledger | undefined => LEDGERS.get(ctx);
 
 /** The longest pause between attempts to write to a database that fails. */
 const MAX_BACKOFF_MS = 10_000;
@@ -82,12 +106,16 @@ export class Ledger {
   private failures = 0;
   private pausedUntil = 0;
 
+  /** Calls waiting for a hold to be given back (reserve's `waitMs`). */
+  private waiters = new Set<() => void>();
+
   constructor(
     private readonly ctx: Ctx,
-    snapshot: Snapshot,
+    private readonly snapshot: Snapshot,
     private readonly opts: { flushMs?: number; maxBatch?: number } = {},
   ) {
     this.store = ctx.redis ? new RedisLedgerStore(ctx, ctx.redis, snapshot, { maxBatch: opts.maxBatch ?? 200, tick: () => void this.flush() }) : new MemoryLedgerStore(snapshot);
+    LEDGERS.set(ctx, this);
   }
 
   /** What a limited account can still spend. */
@@ -97,14 +125,62 @@ export class Ledger {
 
   /**
    * Takes `amount` from every limited account, or from none: returns the first account that cannot
-   * cover it. An account at or below zero refuses even a zero-cost request.
+   * cover it. An account at or below zero refuses even a zero-cost request. With `floor`, the hold may
+   * shrink to what the accounts have, down to `floor` (the returned `amount` says how much was taken).
+   * Where holds of calls in flight are in the way, it waits up to `waitMs` for them to settle (a balance
+   * too small for every call at its worst makes them take turns) and, at the end, takes what is left
+   * unless `alone` (then only a hold nothing else shares will do).
    */
-  async reserve(traceId: string, accounts: AccountRef[], amount: number): Promise<Reservation | { refused: AccountRef }> {
-    const r: Reservation = { traceId, accounts, amount: Math.max(0, Math.ceil(amount)), settled: false };
-    const refused = await this.store.reserve(r);
-    if (refused) return { refused };
-    this.open++;
-    return r;
+  async reserve(traceId: string, accounts: AccountRef[], amount: number, opts: { floor?: number; waitMs?: number; alone?: boolean } = {}): Promise<Reservation | { refused: AccountRef }> {
+    const want = Math.max(0, Math.ceil(amount));
+    const floor = Math.min(want, Math.max(0, Math.ceil(opts.floor ?? want)));
+    const until = Date.now() + (opts.waitMs ?? 0);
+    for (let pause = 5; ; pause = Math.min(50, pause * 2)) {
+      const last = Date.now() >= until;
+      const r: Reservation = { traceId, accounts, amount: want, settled: false };
+      const refused = await this.store.reserve(r, floor, last && !opts.alone);
+      if (!refused) {
+        this.open++;
+        return r;
+      }
+      if (!refused.busy || last) return { refused: refused.account };
+      await this.released(Math.min(pause, until - Date.now()));
+    }
+  }
+
+  /** Resolves when a hold of this instance is given back, or after `ms` (another instance's may have been). */
+  private released(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, Math.max(0, ms));
+      this.waiters.add(done);
+    });
+  }
+
+  private wake(): void {
+    for (const w of [...this.waiters]) w();
+  }
+
+  /**
+   * Gives back a hold taken for a console write (no charge, no log) once the gateway's view of the
+   * balances holds that write, so the held quota never counts twice, nor not at all.
+   */
+  async release(r: Reservation): Promise<void> {
+    if (r.settled) return;
+    r.settled = true;
+    this.open--;
+    await this.snapshot.settled;
+    await this.store.release(r);
+    this.wake();
+  }
+
+  /** What a limited account's holds and charges not yet written amount to. */
+  outstanding(a: AccountRef): Promise<{ held: number; pending: number }> {
+    return this.store.outstanding(a);
   }
 
   /** For GET /metrics: what this instance recorded and has not written yet, and the calls holding a reservation. */
@@ -151,7 +227,10 @@ export class Ledger {
 
   private record(entry: Entry, r?: Reservation): Promise<void> {
     // The memory store applies the entry before this returns; the Redis store retries on its own.
-    const p = this.store.record(entry, r).catch((err: unknown) => this.ctx.log.error({ err }, 'recording a charge failed'));
+    const p = this.store
+      .record(entry, r)
+      .catch((err: unknown) => this.ctx.log.error({ err }, 'recording a charge failed'))
+      .finally(() => this.wake());
     this.recording.add(p);
     void p.finally(() => this.recording.delete(p));
     this.queued += entry.debits.length + entry.logs.length;

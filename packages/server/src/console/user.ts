@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { availableGroups, availableModelIds } from '../catalogue/access';
 import { idsOf, requireKnown, requireRows } from '../catalogue/links';
-import { applyMovement, moveQuota, publishUsers, requireFuture, sendRechargeNotice, type Movement } from '../billing/deals';
+import { applyMovement, moveQuota, publishUsers, requireFuture, sendRechargeNotice, whenIdle, withDebitsHeld, type Movement } from '../billing/deals';
 import { dropCachedSessions, revokeUserSessions } from '../auth/sessions';
 import { requireStepUp } from '../auth/step-up';
 import { removeTwoFactor, twoFactorEnabled } from '../auth/two-factor';
@@ -27,6 +27,7 @@ import { get, post } from '../http/route';
 import { formatTime } from '../http/time';
 import { hashPassword } from '../security/password';
 import { ErrorCode } from '@fastgate/core/constants';
+import { bpToFraction, discountToBp } from '@fastgate/core/entities/group';
 import { inTimeRange } from './record-filters';
 import { expiryOf } from './usage-limits';
 
@@ -110,6 +111,14 @@ export function managedUserWire(ctx: Ctx, row: UserRow, p: Pick<Prepared, 'group
 /** Deletes accounts with the extra data `purge` names (reference §3.1 delete `data`). */
 async function deleteAccounts(ctx: Ctx, rows: UserRow[], purge: number[], kind: Kind): Promise<void> {
   if (!rows.length) return;
+  const db = ctx.db;
+  const accounts = rows.map((r) => r.user_id);
+  // A reseller's purged users go with it: none of them may have a call in flight or a charge not yet written.
+  const purged = kind === 'reseller' && purge.includes(PurgeData.Users) ? await db.selectFrom('users').select('user_id').where('role', '=', 'user').where('rid', 'in', accounts).execute() : [];
+  await whenIdle(ctx, [...accounts, ...purged.map((u) => u.user_id)], () => removeAccounts(ctx, rows, purge, kind));
+}
+
+async function removeAccounts(ctx: Ctx, rows: UserRow[], purge: number[], kind: Kind): Promise<void> {
   const db = ctx.db;
   let ids = rows.map((r) => r.user_id);
   const rowIds = rows.map((r) => r.id);
@@ -199,7 +208,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     prepare: (rows: UserRow[]) => prepare(ctx, rows, kind),
     toWire: (row: UserRow, _c, _view, p: Prepared): ManagedUser | Reseller => {
       const wire = managedUserWire(ctx, row, p);
-      return kind === 'reseller' ? { ...wire, allocated_quota: p.allocated.get(row.user_id) ?? 0, to_be_allocated: row.quota } : wire;
+      return kind === 'reseller' ? { ...wire, allocated_quota: p.allocated.get(row.user_id) ?? 0, to_be_allocated: row.quota, floor: bpToFraction(row.floor_bp) } : wire;
     },
   });
 
@@ -248,10 +257,18 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     return !!(await q.executeTakeFirst());
   };
 
+  /** A reseller's floor (admin-only routes) as stored; on any other account a floor is refused. */
+  const floorOf = (floor: number | undefined): { floor_bp?: number } => {
+    if (floor === undefined) return {};
+    if (kind !== 'reseller') throw new AppError(ErrorCode.Validation, 'pricing.floor_resellers_only', { field: 'floor' });
+    return { floor_bp: discountToBp(floor) };
+  };
+
   // Moving quota and setting another account's password need a fresh second factor (auth/step-up.ts).
   post(app, `${prefix}/create`, { schema: userCreateSchema, roles }, async (input, request) => {
     if (input.quota > 0) await requireStepUp(request);
     const c = callerOf(request);
+    const floor = floorOf(input.floor);
     let rid = 0;
     if (kind === 'user') {
       if (c.session.role === 'reseller') rid = c.session.user.user_id;
@@ -268,7 +285,10 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     const now = Date.now();
     const id = newId();
     const passwordHash = await hashPassword(input.password);
-    const userId = await db.transaction().execute(async (trx) => {
+    // A reseller's opening grant comes out of its balance: held in the ledger like any allocation (a
+    // deduction from nothing is refused by applyMovement below).
+    const grant = input.quota > 0 && input.quota_type !== QuotaType.Deduct ? [movement(c, { user_id: 0 } as UserRow, input.quota, input.quota_type, undefined)] : [];
+    const insert = () => db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('users')
         .values({
@@ -301,6 +321,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
           login_domain: '',
           failed_logins: 0,
           locked_until: null,
+          ...floor,
           created_at: now,
           updated_at: now,
         })
@@ -313,13 +334,18 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
       }
       return row.user_id;
     });
-    await publishUsers(ctx, c.session.role === 'reseller' && input.quota > 0 ? [userId, c.session.user.user_id] : [userId]);
+    const userId = await withDebitsHeld(ctx, grant, async () => {
+      const created = await insert();
+      await publishUsers(ctx, c.session.role === 'reseller' && input.quota > 0 ? [created, c.session.user.user_id] : [created]);
+      return created;
+    });
     return { id, user_id: userId };
   });
 
   post(app, `${prefix}/update`, { schema: userUpdateSchema, roles }, async (input, request) => {
     if (input.password) await requireStepUp(request);
     const c = callerOf(request);
+    const floor = floorOf(input.floor);
     const [existing] = (await res.visible(c, [input.id])) as UserRow[];
     const row = existing!;
     if (await accountTaken(input.account, row.user_id)) throw businessError('auth.account_exists');
@@ -348,6 +374,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
         ip_whitelist: JSON.stringify(input.ip_whitelist),
         ip_blacklist: JSON.stringify(input.ip_blacklist),
         status: input.status,
+        ...floor,
         ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
         ...(expiresAt !== row.quota_expires_at ? { expire_warning_notice: 0, expire_notice: 0 } : {}),
         ...(warningChanged ? { warning_notice: 0, expire_warning_notice: 0 } : {}),

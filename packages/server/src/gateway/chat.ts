@@ -1,10 +1,11 @@
 // POST /v1/chat/completions: the OpenAI chat endpoint, JSON and SSE, over any provider family.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { estimateChat } from '../billing/estimate';
+import { clampCompletion, estimateChat } from '../billing/estimate';
 import { chatExtras } from '../billing/media';
 import { priceChat, type BillableUsage } from '../billing/price';
 import { countChatPrompt, countCompletion, mergeUsage, needsLocalCount } from '../billing/tokens';
 import { chatAdapterOf } from '../providers/index';
+import { toChatUsage } from '../providers/usage';
 import type { ChatChunk, ChatRequest, ChatResponse, StreamStep, Usage } from '../providers/types';
 import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
@@ -48,7 +49,8 @@ export function settleChat(ctx: AttemptContext, body: ChatRequest, upstream: Usa
   const local = needsLocalCount(upstream, rule, aborted)
     ? { prompt: countChatPrompt(body.messages, ctx.route.target.model, body.tools), completion: countCompletion(completion, ctx.route.target.model) }
     : { prompt: 0, completion: 0 };
-  const usage: BillableUsage = mergeUsage(upstream, local, rule, aborted);
+  // Never past the completion limit the upstream was sent: the reservation covered no more.
+  const usage: BillableUsage = clampCompletion(mergeUsage(upstream, local, rule, aborted), body);
   const price = priceChat({ quotas: model.quotas, type: model.type, usage, discountBp, extras: chatExtras(body) });
   return { usage, price };
 }
@@ -69,7 +71,17 @@ export interface ChatWriter {
 }
 
 function finishedChat(usage: BillableUsage, price: ReturnType<typeof settleChat>['price'], completion: string, status: number = CallStatus.Success): Finished {
-  return { kind: 'finished', status, usage, quota: price.quota, promptRatio: price.prompt_ratio, completionRatio: price.completion_ratio, completion, tokens: usage.total_tokens };
+  return {
+    kind: 'finished',
+    status,
+    usage,
+    quota: price.quota,
+    lineItems: price.detail.items,
+    promptRatio: price.prompt_ratio,
+    completionRatio: price.completion_ratio,
+    completion,
+    tokens: usage.total_tokens,
+  };
 }
 
 /** settleChat's price as an attempt's outcome: how every chat-shaped ingress (native relays too) ends. */
@@ -94,7 +106,8 @@ export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: Ch
   const { usage, price } = settleChat(ctx, body, parsed.usage, completion, false);
   // The client sees the model it asked for, whatever forwarding or replacement did (§1.4).
   answer.model = ctx.plan.requested;
-  answer.usage = { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens: usage.total_tokens };
+  // The usage as billed, with its details (cache reads and writes, reasoning, audio).
+  answer.usage = toChatUsage(usage, answer.usage);
   const done = finishedChat(usage, price, completion);
   await ctx.finish(done);
   await writer.json(answer, usage);
@@ -179,14 +192,15 @@ function openaiWriter(ctx: AttemptContext, body: ChatRequest): ChatWriter {
   const wantsUsage = body.stream_options?.include_usage === true;
   return {
     json: (answer) => void ctx.reply.header('content-type', 'application/json').send(withOpenAiNulls(answer)),
-    async chunk(chunk, sse) {
+    async chunk(chunk, sse, usage) {
       if (chunk.usage && chunk.choices.length === 0 && !wantsUsage) return;
       if (chunk.usage && !wantsUsage) delete chunk.usage;
+      else if (chunk.usage && usage) chunk.usage = toChatUsage(usage, chunk.usage);
       await sse.write(formatEvent(chunkWithOpenAiNulls(chunk)));
     },
     async end(sse, billed, midError) {
       if (midError) await sse.write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
-      const usage = { prompt_tokens: billed.prompt_tokens, completion_tokens: billed.completion_tokens, total_tokens: billed.total_tokens };
+      const usage = toChatUsage(billed);
       if (wantsUsage && midError) await sse.write(formatEvent({ id: `chatcmpl-${ctx.plan.traceId}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: ctx.plan.requested, choices: [], usage }));
       await sse.write(formatEvent('[DONE]'));
     },
@@ -203,7 +217,7 @@ export async function chatCompletions(gw: Gateway, request: FastifyRequest, repl
     chat: body,
     messages: body.messages,
     prompt: lastUserText(body),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: body, discountBp: r.discountBp }).quota,
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: body, discountBp: r.discountBp }),
     attempt: (ctx) => (body.stream ? chatStreamAttempt(gw, ctx, body, openaiWriter(ctx, body)) : chatJsonAttempt(gw, ctx, body, openaiWriter(ctx, body))),
   });
 }

@@ -10,7 +10,7 @@
 // Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
 // client in Google's shape (gemini-native-errors.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { estimateChat } from '../billing/estimate';
+import { completionCap, estimateChat } from '../billing/estimate';
 import { geminiHeaders, geminiUrl, mapGeminiError } from '../providers/gemini/api';
 import { geminiUsage } from '../providers/gemini/chat';
 import { chatResponseToGemini, geminiAnswerText, geminiToChatRequest, hostedTools, wantsThoughts } from '../providers/gemini/ingress';
@@ -60,10 +60,16 @@ export function checkGeminiBody(body: unknown): Json {
 
 const isAnswer = (json: unknown): json is Json => isRecord(json) && (json.candidates !== undefined || json.promptFeedback !== undefined);
 
-const nativeRequest = (ctx: AttemptContext, body: Json, stream: boolean) => ({ url: geminiUrl(ctx.route.target, stream), headers: geminiHeaders(ctx.route.target.key), body: JSON.stringify(body) });
+/** The client's body with the completion limit its reservation pays for (openCall may have lowered it on `chat`). */
+function withCap(body: Json, chat: ChatRequest): Json {
+  const cap = completionCap(chat);
+  return cap === undefined ? body : { ...body, generationConfig: { ...asRecord(body.generationConfig), maxOutputTokens: cap } };
+}
+
+const nativeRequest = (ctx: AttemptContext, body: Json, chat: ChatRequest, stream: boolean) => ({ url: geminiUrl(ctx.route.target, stream), headers: geminiHeaders(ctx.route.target.key), body: JSON.stringify(withCap(body, chat)) });
 
 async function nativeJson(gw: Gateway, ctx: AttemptContext, body: Json, chat: ChatRequest, form: GeminiAnswerForm): Promise<Finished | Failed> {
-  const res = await sendOrFail(gw, ctx, nativeRequest(ctx, body, false));
+  const res = await sendOrFail(gw, ctx, nativeRequest(ctx, body, chat, false));
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isAnswer(json)) return badUpstreamBody();
@@ -80,7 +86,7 @@ const isLast = (json: Json) => asArray(json.candidates).some((c) => asRecord(c).
 function nativeStream(gw: Gateway, ctx: AttemptContext, body: Json, chat: ChatRequest): Promise<Finished | Failed> {
   let usage: Usage | undefined;
   let completion = '';
-  return relayNativeStream(gw, ctx, chat, nativeRequest(ctx, body, true), {
+  return relayNativeStream(gw, ctx, chat, nativeRequest(ctx, body, chat, true), {
     step(event) {
       const json = tryParse(event.data);
       if (!isRecord(json)) return undefined;
@@ -129,7 +135,7 @@ export function geminiGenerate(gw: Gateway, request: FastifyRequest, reply: Fast
     chat,
     messages: chat.messages,
     prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }).quota,
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
     attempt(ctx) {
       if (ctx.route.family === 'gemini') return stream ? nativeStream(gw, ctx, body, chat) : nativeJson(gw, ctx, body, chat, form);
       if (hosted.length) throw invalidRequest(`The model \`${model}\` cannot run Gemini's built-in tools (${hosted.join(', ')}): its upstream is not Gemini.`, 'unsupported_parameter');

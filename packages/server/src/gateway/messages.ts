@@ -7,7 +7,7 @@
 // Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
 // client in Anthropic's shape (messages-errors.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { estimateChat } from '../billing/estimate';
+import { completionCap, estimateChat } from '../billing/estimate';
 import { countChatPrompt } from '../billing/tokens';
 import { anthropicToChatRequest, buildMessagesRequest, serverTools, chatResponseToAnthropic, messagesStreamUsage, messagesUsage, toAnthropicUsage } from '../providers/anthropic/messages';
 import { chunkToAnthropicEvents, finishAnthropicEvents, newMessagesSseState } from '../providers/anthropic/messages-stream';
@@ -53,8 +53,11 @@ function blocksText(content: unknown): string {
     .join('');
 }
 
+/** The client's body with the completion limit its reservation pays for (openCall may have lowered it on `chat`). */
+const withCap = (body: MessagesBody, chat: ChatRequest): MessagesBody => ({ ...body, max_tokens: completionCap(chat) ?? body.max_tokens });
+
 async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, client: AnthropicClientHeaders): Promise<Finished | Failed> {
-  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...body, stream: false }, client));
+  const res = await sendOrFail(gw, ctx, buildMessagesRequest(ctx.route.target, { ...withCap(body, chat), stream: false }, client));
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json) || !Array.isArray(json.content)) return badUpstreamBody();
@@ -69,7 +72,7 @@ function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat
   const counted: AnthropicUsage = {};
   let usage: Usage | undefined;
   let completion = '';
-  return relayNativeStream(gw, ctx, chat, buildMessagesRequest(ctx.route.target, { ...body, stream: true }, client), {
+  return relayNativeStream(gw, ctx, chat, buildMessagesRequest(ctx.route.target, { ...withCap(body, chat), stream: true }, client), {
     step(event) {
       const json = asRecord(tryParse(event.data));
       if (json.type === 'error' || event.event === 'error') {
@@ -101,7 +104,7 @@ function nativeStream(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat
  * takes input_tokens from message_start only; message_delta carries the exact billed usage after.
  */
 function startInputTokens(ctx: AttemptContext, chat: ChatRequest, known: Usage | undefined): number {
-  if (known?.prompt_tokens) return Math.max(known.prompt_tokens - (known.cached_tokens ?? 0), 0);
+  if (known?.prompt_tokens) return toAnthropicUsage(known).input_tokens;
   return countChatPrompt(chat.messages, ctx.route.target.model, chat.tools);
 }
 
@@ -116,8 +119,8 @@ function anthropicWriter(ctx: AttemptContext, chat: ChatRequest): ChatWriter {
       ctx.reply.header('content-type', 'application/json').send(message);
     },
     chunk(chunk, sse, known) {
-      if (!state.started) state.inputTokens = startInputTokens(ctx, chat, chunk.usage ?? known);
-      return write(sse, chunkToAnthropicEvents(chunk, state));
+      if (!state.started) state.inputTokens = startInputTokens(ctx, chat, known);
+      return write(sse, chunkToAnthropicEvents(chunk, state, known));
     },
     async end(sse, billed, midError) {
       if (midError) return sse.write(anthropicErrorEvent(502, midError));
@@ -152,7 +155,7 @@ export function anthropicMessages(gw: Gateway, request: FastifyRequest, reply: F
     chat,
     messages: body.messages,
     prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }).quota,
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
     attempt(ctx) {
       if (ctx.route.family === 'anthropic') return stream ? nativeStream(gw, ctx, body, chat, client) : nativeJson(gw, ctx, body, chat, client);
       if (hosted.length) throw invalidRequest(`The model \`${body.model}\` cannot run Anthropic's server tools (${hosted.join(', ')}): its upstream is not Anthropic.`, 'unsupported_parameter');

@@ -8,11 +8,11 @@
 // sent `store: false`, and previous_response_id is expanded here into the earlier turns, so a chain
 // works whichever agent or key serves each turn. Billed and logged like chat.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { estimateChat } from '../billing/estimate';
+import { completionCap, estimateChat } from '../billing/estimate';
 import { inputItems, newResponseMeta, ResponsesStream, chatToResponse, responsesToChat, withItemIds, type ResponseMeta } from '../providers/openai/responses-ingress';
 import { azureHeaders } from '../providers/azure/api';
 import { openaiHeaders } from '../providers/openai/api';
-import { responsesUrl, responsesUsage } from '../providers/openai/responses-upstream';
+import { MIN_OUTPUT_TOKENS, responsesUrl, responsesUsage } from '../providers/openai/responses-upstream';
 import type { InputItem, ResponseObject, ResponsesRequest } from '../providers/openai/responses-wire';
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { ChatRequest, UpstreamRequest, Usage } from '../providers/types';
@@ -122,7 +122,10 @@ function nativeRequest(ctx: AttemptContext, call: ResponsesCall, stream: boolean
   const { previous_response_id: _prev, ...rest } = call.body;
   const input = call.before.length ? [...forUpstream(call.before), ...inputItems(call.body.input)] : call.body.input;
   const { target, family } = ctx.route;
-  const body = JSON.stringify({ ...rest, model: target.model, input, store: false, stream });
+  // The completion limit the reservation pays for (openCall may have lowered it on `chat`), at least what OpenAI takes.
+  const cap = completionCap(call.chat);
+  const limit = cap === undefined ? {} : { max_output_tokens: Math.max(MIN_OUTPUT_TOKENS, cap) };
+  const body = JSON.stringify({ ...rest, ...limit, model: target.model, input, store: false, stream });
   return { url: responsesUrl(target, family === 'azure'), headers: family === 'azure' ? azureHeaders(target.key) : openaiHeaders(target.key), body };
 }
 
@@ -222,7 +225,7 @@ export async function createResponse(gw: Gateway, request: FastifyRequest, reply
     chat,
     messages: chat.messages,
     prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }).quota,
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
     attempt(ctx) {
       if (speaksResponses(ctx.route)) return stream ? nativeStream(gw, ctx, call) : nativeJson(gw, ctx, call);
       if (unsupported.length) throw bad(`The model \`${body.model}\` cannot take ${[...new Set(unsupported)].join(', ')}: its upstream does not speak the Responses API.`, 'tools', 'unsupported_parameter');

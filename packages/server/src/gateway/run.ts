@@ -2,6 +2,7 @@
 // (pick → send → classify → retry / auto-disable / fallback) → settle or refund → logs. The endpoint
 // handlers supply only how to send an attempt and relay its answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { capCompletion, type Budget } from '../billing/estimate';
 import type { AccountRef, Reservation } from '../billing/ledger';
 import { retryAfterSeconds, type AdmitResult, type LimitScope } from '../limits/types';
 import type { RateLimits } from '@fastgate/core/entities/catalogue';
@@ -17,7 +18,9 @@ import { resolve, type Endpoint, type Resolution } from './resolve';
 import { shieldMessage } from './shield';
 import { smartTarget } from './smart-match';
 import type { SnapModel, SnapVip } from './snapshot';
+import { backoffMs, pause, type Report } from './upstream-health';
 import type { ChatRequest } from '../providers/types';
+import type { LineItem } from '@fastgate/core/entities/call-log';
 
 /** An attempt that reached a conclusion the client has seen (or will see) — no more retries. */
 export interface Finished {
@@ -25,6 +28,8 @@ export interface Finished {
   status: number;
   usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
   quota: number;
+  /** What the quota is made of (billing/price.ts), for the call log. */
+  lineItems?: readonly LineItem[];
   promptRatio?: number;
   completionRatio?: number;
   completion?: string;
@@ -49,8 +54,12 @@ export interface CallSpec {
   chat?: ChatRequest;
   messages?: unknown;
   prompt?: string;
-  /** Upper bound of the cost, reserved before the first attempt. */
-  estimate(resolution: Resolution): number;
+  /**
+   * Upper bound of the cost, reserved before the first attempt. A chat-shaped call gives a Budget: a
+   * balance that cannot pay for its whole completion budget holds what it has (down to the prompt's
+   * cost) and the call's completion limit (`chat`) is lowered to what that pays for.
+   */
+  estimate(resolution: Resolution): number | Budget;
   attempt(ctx: AttemptContext): Promise<Finished | Failed>;
 }
 
@@ -97,6 +106,13 @@ function limitScopes(caller: Caller, resolution: Resolution, vip?: SnapVip): Lim
   return levels.filter(([, l]) => l && Object.values(l).some((v) => Number(v) > 0)).map(([scope, limits]) => ({ scope, limits: limits! }));
 }
 
+/**
+ * How long a call waits for other calls of the same balance to give back their holds when what is left
+ * cannot pay for its prompt (or, while they run, its whole budget): a small balance takes turns rather
+ * than refusing calls it can pay for one at a time.
+ */
+const RESERVE_WAIT_MS = 10_000;
+
 const REFUSED_CODES: Record<AccountRef['kind'], string> = {
   user: 'insufficient_quota',
   reseller: 'insufficient_quota',
@@ -141,9 +157,8 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
 
   const caller = admit(snapshot, request, reqTime);
   const resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
+  // resolve() priced it: the group's discount, the VIP level's on top, never below a reseller's floor.
   const { vip } = caller;
-  // A VIP level's discount stacks on the group's (both in basis points; 10000 = full price).
-  if (vip && vip.discount_bp > 0 && vip.discount_bp < 10_000) resolution.discountBp = Math.ceil((resolution.discountBp * vip.discount_bp) / 10_000);
   const scopes = limitScopes(caller, resolution, vip);
   const admitted: AdmitResult = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true };
   if (!admitted.ok) {
@@ -162,7 +177,11 @@ export async function openCall(gw: Gateway, request: FastifyRequest, reply: Fast
   const accounts = accountsOf(caller, resolution);
   let reservation: Awaited<ReturnType<typeof ledger.reserve>>;
   try {
-    reservation = await ledger.reserve(traceId, accounts, spec.estimate(resolution));
+    const budget = spec.estimate(resolution);
+    const { quota, floor } = typeof budget === 'number' ? { quota: budget, floor: budget } : budget;
+    reservation = await ledger.reserve(traceId, accounts, quota, { floor, waitMs: RESERVE_WAIT_MS });
+    // Less than the whole budget held: the call may produce only what the hold pays for.
+    if (typeof budget !== 'number' && spec.chat && !('refused' in reservation) && reservation.amount < quota) capCompletion(spec.chat, budget.fit(reservation.amount));
   } catch (err) {
     await release?.();
     throw err;
@@ -207,6 +226,8 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
     if (!reply.raw.writableFinished) abort.abort();
   };
   request.raw.socket.once('close', onClose);
+  // A client that left while its call waited for a hold (openCall) is not served: refunded below.
+  if (request.raw.socket.destroyed) onClose();
   try {
     if (resolution.smart && spec.chat) {
       const target = await smartTarget(gw, plan, resolution.smart, spec.chat, logs, abort.signal);
@@ -220,13 +241,22 @@ export async function runCall(gw: Gateway, request: FastifyRequest, reply: Fasti
     }
     ledger.refund(reservation, logs);
     const e = result.error;
-    throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(snapshot.sys, caller.user.role, e.message, traceId), e.type);
+    // The upstream's (or every cooling key's) retry-after reaches the client.
+    const retryAfter = e.retryAfterMs === undefined ? undefined : retryAfterSeconds(e.retryAfterMs);
+    throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(snapshot.sys, caller.user.role, e.message, traceId), e.type, retryAfter);
   } catch (err) {
     if (!reservation.settled) ledger.refund(reservation, logs);
     throw err;
   } finally {
     request.raw.socket.off('close', onClose);
   }
+}
+
+/** What a finished attempt says about its upstream's health: answered, broke midway, or nothing (the client left). */
+function healthOf(outcome: Finished): Report {
+  if (outcome.status === CallStatus.Success) return { kind: 'ok' };
+  if (outcome.status === CallStatus.Failed) return { kind: 'fail', error: { status: 0, code: 'stream_interrupted', message: outcome.errMsg ?? 'the stream broke' } };
+  return { kind: 'neutral' };
 }
 
 /** What an attempt counts as upstream (GET /metrics): the HTTP status it failed with (0 = no answer), or how a relayed answer ended. */
@@ -266,21 +296,29 @@ export async function attempts(
   for (const pass of passes) {
     const tried: Tried = { agents: new Set(), keys: new Set() };
     let budget: number | undefined;
+    /** Keys asked again in this pass, for the backoff. */
+    let repeats = 0;
     for (let n = 0; ; n++) {
       let route: Route;
+      /** Half-open probes this attempt holds (upstream-health.ts); its outcome decides them. */
+      let probes: string[];
+      const timeoutMs = (spec.stream ? sys.base.long_timeout : sys.base.short_timeout) * 1000;
       try {
         const only = pass.agentId ? snapshot.agents.get(pass.agentId) : undefined;
         if (pass.agentId && !only) break;
-        route = pick(snapshot, pass.target, resolution.group, plan.requested, tried, only);
+        // Keys cooling down or behind an open breaker are passed over; when that is all of them, the
+        // error carries until when (retry-after).
+        ({ route, probes } = await gw.breakers.pickClaimed(() => pick(snapshot, pass.target, resolution.group, plan.requested, tried, only, gw.breakers), timeoutMs + 5000));
       } catch (err) {
         if (err instanceof GatewayError) {
-          last = { kind: 'failed', error: { status: err.status, type: err.type, code: err.code, message: err.message } };
+          last = { kind: 'failed', error: { status: err.status, type: err.type, code: err.code, message: err.message, retryAfterMs: err.retryAfter === undefined ? undefined : err.retryAfter * 1000 } };
           break;
         }
         throw err;
       }
       budget ??= retryBudget(sys.base.err_retry, gw.candidateKeys(pass.target, resolution.group));
-      const timeoutMs = (spec.stream ? sys.base.long_timeout : sys.base.short_timeout) * 1000;
+      // A key asked a second time in this call is given a moment first (a fresh key is asked at once).
+      if (tried.keys.has(route.key.id)) await pause(backoffMs(repeats++), signal);
       const attemptStarted = performance.now();
       let outcome: Finished | Failed;
       const seconds = () => (performance.now() - attemptStarted) / 1000;
@@ -298,6 +336,7 @@ export async function attempts(
           status: o.status,
           usage: o.usage,
           quota: o.quota,
+          lineItems: o.lineItems,
           promptRatio: o.promptRatio,
           completionRatio: o.completionRatio,
           completion: o.completion,
@@ -311,9 +350,11 @@ export async function attempts(
         if (done) {
           // Charged already; only the answer's tail failed.
           metrics.upstreamAttempt(route.family, attemptOutcome(done.outcome), seconds());
+          void gw.breakers.report(route, healthOf(done.outcome), probes, reply.log);
           await done.charged;
           return done.outcome;
         }
+        await gw.breakers.release(probes);
         if (signal.aborted) {
           metrics.upstreamAttempt(route.family, 'aborted', seconds());
           const aborted: Finished = { kind: 'finished', status: CallStatus.Aborted, quota: 0, tokens: 0 };
@@ -324,6 +365,7 @@ export async function attempts(
       }
       metrics.upstreamAttempt(route.family, attemptOutcome(outcome), seconds());
       if (outcome.kind === 'finished') {
+        void gw.breakers.report(route, healthOf(outcome), probes, reply.log);
         await finish(outcome);
         return done!.outcome;
       }
@@ -333,8 +375,13 @@ export async function attempts(
       tried.agents.add(route.agent?.id ?? '');
       tried.keys.add(route.key.id);
       const verdict = classify(outcome.error, sys);
+      // Auth and quota errors disable the key with their reason; transient ones count against its
+      // breaker and its agent's (and a 429 cools the key) before the next pick.
       if (verdict.disable) gw.autoDisable(route, outcome.error.message, reply.log);
-      else if (verdict.retry && gw.health.count(route.key.id)) gw.autoDisable(route, `too many errors today; last: ${outcome.error.message}`, reply.log);
+      const transient = verdict.retry && !verdict.disable;
+      // A 429 that did not say how long still tells the client (the key's cool-down).
+      if (verdict.coolMs !== undefined && e.retryAfterMs === undefined) last = { kind: 'failed', error: { ...e, retryAfterMs: verdict.coolMs } };
+      await gw.breakers.report(route, transient ? { kind: 'fail', coolMs: verdict.coolMs, error: { status: e.status, code: e.code ?? '', message: e.message } } : { kind: 'neutral' }, probes, reply.log);
       const again = verdict.retry && n < budget;
       logs.push(callLog(snapshot, plan, logs.length, { route, status: again || passes.length > 1 ? CallStatus.Retry : CallStatus.Failed, errMsg: outcome.error.message, retryCount: n }));
       if (!verdict.retry) return outcome;

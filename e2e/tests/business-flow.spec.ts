@@ -54,6 +54,8 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await page.getByTestId('resource-create').click();
     await expect(page).toHaveURL(/\/sys\/reseller\/create$/);
     await fillAccount(page, reseller);
+    // Its floor (issue 13): the VIP level it prices at 90 % below must not go under it.
+    await page.getByTestId('user-floor').fill('80');
     await expect(page.getByTestId('quota-preview').first()).toHaveText('$10');
     await page.getByTestId('form-submit').click();
     await expect(toast(page, /创建成功|Created/)).toBeVisible();

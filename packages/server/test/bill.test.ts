@@ -2,8 +2,8 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_MAX_DAYS } from '@fastgate/core/entities/finance';
 import { addDays } from '../src/stats/dates';
-import { admin, dialects, signedIn, startServer, type Client, type TestServer } from './helpers';
-import { callLog, insertLogs, pauseSchedule, runStats, shanghai } from './stat-fixtures';
+import { admin, dialects, expectNoDrift, signedIn, startServer, type Client, type TestServer } from './helpers';
+import { callLog, chargeLogs, pauseSchedule, runStats, shanghai } from './stat-fixtures';
 
 type Signed = Client & { userId: number };
 
@@ -35,7 +35,8 @@ describe.each(dialects)('bills on %s', (dialect) => {
     const may1 = shanghai('2026-05-01 10:00:00');
     const may2 = shanghai('2026-05-02 10:00:00');
     const of = (u: Signed, rid = 0) => ({ user_id: u.userId, rid });
-    await insertLogs(server, [
+    // With their charges, as the ledger writes them: the suite ends with the ledger verifier.
+    await chargeLogs(server, [
       callLog({ ...of(u1, r1.userId), req_time: may1, model: 'gpt-a', total_price: 300, prompt_tokens: 10, completion_tokens: 5 }),
       callLog({ ...of(u1, r1.userId), req_time: may1 + 1, model: 'gpt-a', total_price: 300, prompt_tokens: 10, completion_tokens: 5 }),
       callLog({ ...of(u1, r1.userId), req_time: may1 + 2, model: 'gpt-b', total_price: 500, prompt_tokens: 40 }),
@@ -144,4 +145,6 @@ describe.each(dialects)('bills on %s', (dialect) => {
     expect(resellerRows.slice(1)).toEqual([['2026-05-02', u1.userId, 'gpt-a', 1, 1, 0.0002]]);
     expect((await sheetRows(await u3.raw('POST', '/api/v1/finance/bill/export', JSON.stringify({ ids })))).length).toBe(1);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(server));
 });

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift } from './helpers';
 import { world, type World } from './gateway-fixtures';
 
 const answer = (model: string, said: string) => `Hello from mock ${model}! You said: ${said}`;
@@ -70,6 +70,8 @@ describe.each(dialects)('gateway chat on %s', (dialect) => {
     const list = await w.openai.models.list();
     expect(list.data.map((m) => m.id)).toEqual(['gpt-test']);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });
 
 describe('gateway shutdown and retention', () => {

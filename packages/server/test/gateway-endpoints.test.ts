@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift } from './helpers';
 import { settled, world, type World } from './gateway-fixtures';
 
 const answer = (model: string, said: string) => `Hello from mock ${model}! You said: ${said}`;
@@ -211,4 +211,6 @@ describe.each(dialects)('gateway endpoints on %s', (dialect) => {
   it('sent every answer once and hit no unhandled error', () => {
     expect(w.server.logs.join('')).not.toMatch(/FST_ERR_REP_ALREADY_SENT|unhandled gateway error|Reply was already sent/);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift } from './helpers';
 import { settled, world, type World } from './gateway-fixtures';
 
 describe.each(dialects)('chat through every provider family on %s', (dialect) => {
@@ -39,4 +39,6 @@ describe.each(dialects)('chat through every provider family on %s', (dialect) =>
       expect(usage).toMatchObject({ prompt_tokens: 1 });
     });
   }
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { priceChat } from '../src/billing/price';
 import { countChatPrompt, countCompletion } from '../src/billing/tokens';
 import type { CallLogRow } from '../src/db/schema';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift } from './helpers';
 import { resetUpstreams, settled, world, type World } from './gateway-fixtures';
 
 const KEYS = ['sk-fault-key-a', 'sk-fault-key-b', 'sk-fault-key-c'];
@@ -304,4 +304,6 @@ describe.each(dialects)('gateway under upstream faults on %s', (dialect) => {
     const charged = logs.reduce((n, l) => n + l.total_price, 0);
     expect(await balance()).toBe(before - charged);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });

@@ -3,7 +3,7 @@
 // and an app key.
 import { startMockProvider, type MockProvider } from '@fastgate/mock-provider/server';
 import OpenAI from 'openai';
-import { admin, signedIn, startServer, type Client, type TestDialect, type TestServer } from './helpers';
+import { admin, setQuota, signedIn, startServer, type Client, type TestDialect, type TestServer } from './helpers';
 
 export interface World {
   server: TestServer;
@@ -24,9 +24,9 @@ export interface World {
 
 export const PROVIDER_KEYS = ['sk-mock-upstream-key-1', 'sk-mock-upstream-key-2'];
 
-export async function world(dialect: TestDialect, opts: { quota?: number; textQuota?: Record<string, unknown>; agentKeys?: string[] } = {}): Promise<World> {
+export async function world(dialect: TestDialect, opts: { quota?: number; textQuota?: Record<string, unknown>; agentKeys?: string[]; env?: Record<string, string> } = {}): Promise<World> {
   const mock = await startMockProvider();
-  const server = await startServer(dialect);
+  const server = await startServer(dialect, opts.env);
   const a = await admin(server);
   const corp = (await a.post('/api/v1/corp/create', { name: 'OpenAI', code: 'OpenAI', is_public: true })).body.data.id as string;
   const created = await a.post('/api/v1/model/create', {
@@ -43,13 +43,12 @@ export async function world(dialect: TestDialect, opts: { quota?: number; textQu
   const agentRes = await a.post('/api/v1/model/agent/create', { corp, name: 'mock', base_url: mock.url, models: [model], key: (opts.agentKeys ?? PROVIDER_KEYS).join('\n'), lb_strategy: 1 });
   if (agentRes.body.code !== 0) throw new Error(`agent: ${agentRes.body.message}`);
   const user = await signedIn(server, 'user', `gw-user-${Math.random().toString(36).slice(2, 8)}@example.com`);
-  await server.app.ctx.db.updateTable('users').set({ quota: opts.quota ?? 1_000_000 }).where('user_id', '=', user.userId).execute();
+  // Through a deal record, like real money: the ledger verifier (expectNoDrift) accounts for it.
+  await setQuota(server, user.userId, opts.quota ?? 1_000_000);
   await server.app.gateway.snapshot.reload('users', [String(user.userId)]);
   const app = await user.post('/api/v1/app/create', { name: 'Gateway test', is_create_key: true });
+  // No wait: the console answers once this instance's gateway sees the app and its key (read-your-writes).
   if (app.body.code !== 0) throw new Error(`app: ${app.body.message}`);
-  await server.app.gateway.snapshot.settled;
-  await new Promise((r) => setTimeout(r, 50));
-  await server.app.gateway.snapshot.settled;
   const key = app.body.data.key as string;
   return {
     server,
@@ -77,7 +76,7 @@ export async function settled(w: World): Promise<void> {
   await w.server.app.gateway.snapshot.settled;
 }
 
-/** Between tests: no mock faults or recorded requests, and every provider key and agent enabled again. */
+/** Between tests: no mock faults or recorded requests, every provider key and agent enabled again, no breaker open or key cooling. */
 export async function resetUpstreams(w: World): Promise<void> {
   w.mock.faults.clear();
   w.mock.requests.length = 0;
@@ -86,4 +85,5 @@ export async function resetUpstreams(w: World): Promise<void> {
   await db.updateTable('model_agents').set({ status: 1, is_auto_disabled: 0, auto_disabled_reason: '' }).execute();
   await w.server.app.gateway.snapshot.reload('provider_keys', 'all');
   await w.server.app.gateway.snapshot.reload('model_agents', 'all');
+  await w.server.app.gateway.breakers.store.reset();
 }

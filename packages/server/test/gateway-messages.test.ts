@@ -2,7 +2,7 @@
 // passed through to an Anthropic one, JSON and streams, billed like chat, errors in Anthropic's shape.
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift } from './helpers';
 import { settled, world, type World } from './gateway-fixtures';
 
 const answer = (model: string, said: string) => `Hello from mock ${model}! You said: ${said}`;
@@ -139,4 +139,6 @@ describe.each(dialects)('gateway /v1/messages on %s', (dialect) => {
   it('sent every answer once and hit no unhandled error', () => {
     expect(w.server.logs.join('')).not.toMatch(/FST_ERR_REP_ALREADY_SENT|unhandled gateway error|Reply was already sent/);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });

@@ -5,7 +5,7 @@
 // like chat; bad input refused with OpenAI's `param`.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dialects, signedIn } from './helpers';
+import { dialects, expectNoDrift, signedIn } from './helpers';
 import { settled, world, type World } from './gateway-fixtures';
 
 const answer = (model: string, said: string) => `Hello from mock ${model}! You said: ${said}`;
@@ -249,4 +249,6 @@ describe.each(dialects)('POST /v1/responses on %s', (dialect) => {
     expect(unknown.status).toBe(404);
     await expect(w.openai.responses.retrieve('resp_missing')).rejects.toMatchObject({ status: 404 });
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });

@@ -2,7 +2,7 @@
 // minute with 429 (scope vip:<id>); an expired level no longer limits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settled, world, type World } from './gateway-fixtures';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift } from './helpers';
 
 describe.each(dialects)('gateway VIP limits on %s', (dialect) => {
   let w: World;
@@ -39,6 +39,8 @@ describe.each(dialects)('gateway VIP limits on %s', (dialect) => {
     await settled(w);
     expect((await call()).status).toBe(200);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });
 
 describe.each(dialects)('gateway VIP discount on %s', (dialect) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
+import { admin, Client, dialects, setFloor, signedIn, startServer, type TestServer } from './helpers';
 
 const G = '/api/v1/group';
 type Signed = Client & { userId: number };
@@ -26,6 +26,8 @@ describe.each(dialects)('groups on %s', (dialect) => {
     server = await startServer(dialect);
     a = await admin(server);
     res1 = await signedIn(server, 'reseller', 'gres1');
+    // Its groups below are priced under list: a floor that allows them (issue 13).
+    await setFloor(server, res1.userId, 5000);
     res2 = await signedIn(server, 'reseller', 'gres2');
     user = await signedIn(server, 'user', 'guser1');
     resUser = await signedIn(server, 'user', 'guser2', { rid: res1.userId });

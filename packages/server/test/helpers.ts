@@ -5,7 +5,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { QuotaType } from '@fastgate/core/entities/user';
 import { buildApp } from '../src/app';
+import { moveQuota, publishUsers } from '../src/billing/deals';
+import { verifyLedger, type LedgerReport } from '../src/billing/ledger-verify';
 import { readConfig, type Config } from '../src/config';
 import { setSysSection } from '../src/settings/sys-config';
 
@@ -181,4 +184,37 @@ export async function admin(server: TestServer): Promise<Client> {
   const c = new Client(server.url);
   await c.login('admin', 'admin', server.adminPassword);
   return c;
+}
+
+/**
+ * Sets an account's balance the way money moves (billing/deals.ts: a gift or a deduction of the
+ * difference, with its deal record), so the ledger verifier can account for it. Fixtures use this,
+ * never a bare `UPDATE users SET quota`.
+ */
+export async function setQuota(server: TestServer, userId: number, quota: number): Promise<void> {
+  await server.app.gateway.ledger.flush();
+  const { db } = server.app.ctx;
+  const row = await db.selectFrom('users').select('quota').where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const diff = quota - Number(row.quota);
+  if (diff !== 0) await moveQuota(server.app.ctx, [{ userId, quota: Math.abs(diff), type: diff > 0 ? QuotaType.Gift : QuotaType.Deduct, creator: 'test-fixture' }]);
+}
+
+/** The ledger verifier's report (billing/ledger-verify.ts) once this instance wrote what its ledger holds. */
+export async function ledgerReport(server: TestServer): Promise<LedgerReport> {
+  await server.app.gateway.ledger.flush();
+  return verifyLedger(server.app.ctx.db, server.app.ctx.dialect);
+}
+
+/** Ends a money suite: every balance and used quota adds up to the deal records and the charges. */
+export async function expectNoDrift(server: TestServer): Promise<void> {
+  // Imported here: e2e/serve.ts imports this module outside vitest.
+  const { expect } = await import('vitest');
+  const report = await ledgerReport(server);
+  expect(report.drifts, JSON.stringify(report.notes)).toEqual([]);
+}
+
+/** A reseller's floor (basis points; issue 13: default 10000 = list price) for fixtures that price its groups below list. */
+export async function setFloor(server: TestServer, resellerId: number, floorBp: number): Promise<void> {
+  await server.app.ctx.db.updateTable('users').set({ floor_bp: floorBp }).where('user_id', '=', resellerId).where('role', '=', 'reseller').execute();
+  await publishUsers(server.app.ctx, [resellerId]);
 }

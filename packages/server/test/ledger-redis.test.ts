@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRef, Reservation } from '../src/billing/ledger';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
 import { writeEntries, type Entry } from '../src/billing/ledger-write';
-import { signedIn, startServer, type TestServer } from './helpers';
+import { expectNoDrift, setQuota, signedIn, startServer, type TestServer } from './helpers';
 import { callLog } from './stat-fixtures';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -34,7 +34,7 @@ describe.skipIf(!REDIS_URL)('Redis ledger store: an instance dying mid-batch (sk
   async function setup() {
     const { ctx, gateway } = server.app;
     const user = await signedIn(server, 'user', `ledger-${randomBytes(4).toString('hex')}@example.com`);
-    await ctx.db.updateTable('users').set({ quota: START }).where('user_id', '=', user.userId).execute();
+    await setQuota(server, user.userId, START);
     const account: AccountRef = { kind: 'user', id: user.userId, limited: true };
     // The survivor reads the balance first, so `base` exists when the dying instance writes.
     expect(await gateway.ledger.available(account)).toBe(START);
@@ -124,4 +124,6 @@ describe.skipIf(!REDIS_URL)('Redis ledger store: an instance dying mid-batch (sk
     await dying.close();
     expect(await settledState(user.userId, r.traceId)).toEqual(once);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(server));
 });

@@ -1,7 +1,7 @@
 // Resellers (/admin/reseller) and their users: the role × scope matrix on every endpoint, quota
 // allocation that never exceeds what the reseller holds (also under concurrency), purge on delete.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
+import { admin, Client, dialects, expectNoDrift, signedIn, startServer, type TestServer } from './helpers';
 
 const U = '/api/v1/admin/user';
 const R = '/api/v1/admin/reseller';
@@ -150,4 +150,6 @@ describe.each(dialects)('resellers on %s', (dialect) => {
     expect(await server.app.ctx.db.selectFrom('users').select('user_id').where('user_id', 'in', [r2.user_id, gone.user_id]).execute()).toEqual([]);
     expect((await a.post(`${U}/create`, { account: 'kc', name: 'KC', email: 'kc@x.io', password: 'secret1', rid: 424242 })).body.message).toContain('rid');
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(server));
 });

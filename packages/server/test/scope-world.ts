@@ -6,7 +6,7 @@ import { LOG_KINDS, LOG_KIND_TYPES, type LogKind } from '@fastgate/core/entities
 import { TASK_KINDS, type TaskKind } from '@fastgate/core/entities/task';
 import type { Kysely } from 'kysely';
 import { newId } from '../src/http/ids';
-import { admin, Client, signedIn, type TestServer } from './helpers';
+import { admin, Client, setFloor, signedIn, type TestServer } from './helpers';
 import { callLog, insertLogs, pauseSchedule, runStats } from './stat-fixtures';
 
 export type Who = 'anon' | 'admin' | 'r1' | 'r2' | 'a' | 'b';
@@ -56,6 +56,8 @@ export async function scopeWorld(server: TestServer): Promise<ScopeWorld> {
   // The statistics job runs when the suite says (bills below), never in the middle of a comparison.
   await pauseSchedule(adm);
   const r1 = await signedIn(server, 'reseller', `${marker}-reseller`);
+  // Its group below is priced under list: a floor that allows it (issue 13).
+  await setFloor(server, r1.userId, 9000);
   const r2 = await signedIn(server, 'reseller', `${tag}beta-reseller`);
   const a = await signedIn(server, 'user', `${marker}-user@example.com`, { rid: r1.userId });
   const b = await signedIn(server, 'user', `${tag}beta-user@example.com`, { rid: r2.userId });

@@ -1,5 +1,7 @@
 // Call logs written straight to the database for the statistics, bill and dashboard suites (the
 // gateway writes them in its own suites), and a statistics run that waits out a scheduled one.
+import type { AccountRef } from '../src/billing/ledger';
+import { writeEntries, type Entry } from '../src/billing/ledger-write';
 import type { NewCallLog } from '../src/db/schema';
 import { newId } from '../src/http/ids';
 import { runStatistics, type StatisticsOptions, type StatisticsResult } from '../src/jobs/statistics';
@@ -64,6 +66,25 @@ export function callLog(over: Partial<NewCallLog> & Pick<NewCallLog, 'user_id' |
 
 export async function insertLogs(server: TestServer, rows: NewCallLog[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) await server.app.ctx.db.insertInto('call_logs').values(rows.slice(i, i + 200)).execute();
+}
+
+/**
+ * Writes the rows as the ledger would, with their charges (the ledger's own writer, in one
+ * transaction): each row's total_price taken from its user's balance (always limited here) and counted
+ * on its reseller, app, key and group, so the ledger verifier agrees with the suite's data.
+ */
+export async function chargeLogs(server: TestServer, rows: NewCallLog[]): Promise<void> {
+  const entries: Entry[] = rows.map((l) => {
+    const accounts: AccountRef[] = [
+      { kind: 'user', id: l.user_id, limited: true },
+      ...(l.rid ? [{ kind: 'reseller' as const, id: l.rid, limited: false as const }] : []),
+      ...(l.app_id ? [{ kind: 'app' as const, id: l.app_id, limited: false }] : []),
+      ...(l.app_key_id ? [{ kind: 'app_key' as const, id: l.app_key_id, hash: '', limited: false }] : []),
+      ...(l.group_id ? [{ kind: 'group' as const, id: l.group_id, limited: false }] : []),
+    ];
+    return { debits: l.total_price ? accounts.map((account) => ({ account, amount: l.total_price })) : [], logs: [l] };
+  });
+  await server.app.ctx.db.transaction().execute((trx) => writeEntries(trx, entries, false, server.app.log));
 }
 
 /** A full statistics run as the app schedules it; if a scheduled run holds the lock, waits and runs again. */

@@ -150,6 +150,8 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     expect(kept.length).toBeGreaterThan(5);
     await statModelDay.down(db);
     await statModelDay.up(db);
+    // The measures a later migration added to the table (2026-11-24-08), as it would on that install.
+    for (const c of ['floor_spend', 'exempt_spend']) await db.schema.alterTable('stat_model_day').addColumn(c, 'bigint', (col) => col.notNull().defaultTo(0)).execute();
     expect(await modelDays()).toEqual(kept);
     // The job goes on adding to the backfilled rows.
     await insertLogs(server, [callLog({ user_id: 101, req_time: shanghai('2026-01-01 10:00:00'), total_price: 1000, prompt_tokens: 1 })]);

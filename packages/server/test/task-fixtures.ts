@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import type { CallLogRow, TaskRow } from '../src/db/schema';
 import { pollTasks } from '../src/jobs/tasks';
 import { settled, world, type World } from './gateway-fixtures';
-import { signedIn, type Client, type TestDialect } from './helpers';
+import { setQuota, signedIn, type Client, type TestDialect } from './helpers';
 
 /** Unit prices of the task models: dh-test per second, dh-min per minute, ac-test per character, vsc-test per call. */
 export const PER_SECOND = 1000;
@@ -55,7 +55,7 @@ export async function taskWorld(dialect: TestDialect): Promise<TaskWorld> {
 
   const reseller = await signedIn(w.server, 'reseller', `task-reseller-${dialect}`);
   const client = await signedIn(w.server, 'user', `task-user-${dialect}@example.com`, { rid: reseller.userId });
-  await db().updateTable('users').set({ quota: 10_000_000 }).where('user_id', '=', client.userId).execute();
+  await setQuota(w.server, client.userId, 10_000_000);
   // Accounts made as fixtures bypass the console's change events: show both to the gateway.
   await w.server.app.gateway.snapshot.reload('users', [String(reseller.userId), String(client.userId)]);
   const app = await client.post('/api/v1/app/create', { name: 'Other tasks', is_create_key: true });

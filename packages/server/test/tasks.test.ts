@@ -4,7 +4,7 @@
 // racing pollers, another user's ids, and bad input answered OpenAI-style without a 500.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endTask } from '../src/gateway/task-settlement';
-import { dialects } from './helpers';
+import { dialects, expectNoDrift, setQuota } from './helpers';
 import { PER_CALL, PER_CHARACTER, PER_MINUTE, PER_SECOND, setTaskTimeout, taskWorld, VSC_DISCOUNT, type TaskWorld } from './task-fixtures';
 
 describe.each(dialects)('async tasks through the gateway on %s', (dialect) => {
@@ -253,7 +253,7 @@ describe.each(dialects)('async tasks through the gateway on %s', (dialect) => {
   });
 
   it('refuses a task the balance cannot cover', async () => {
-    await db().updateTable('users').set({ quota: 1000 }).where('user_id', '=', w.other.client.userId).execute();
+    await setQuota(w.server, w.other.client.userId, 1000);
     await w.server.app.gateway.snapshot.reload('users', [String(w.other.client.userId)]);
     try {
       // 60 s at 1000 a second is more than the 1000 left.
@@ -263,8 +263,10 @@ describe.each(dialects)('async tasks through the gateway on %s', (dialect) => {
       expect(await db().selectFrom('tasks').select('id').where('user_id', '=', w.other.client.userId).where('model', '=', 'dh-test').execute()).toHaveLength(0);
       expect(await w.balance(w.other.client.userId)).toBe(1000);
     } finally {
-      await db().updateTable('users').set({ quota: 10_000_000 }).where('user_id', '=', w.other.client.userId).execute();
+      await setQuota(w.server, w.other.client.userId, 10_000_000);
       await w.server.app.gateway.snapshot.reload('users', [String(w.other.client.userId)]);
     }
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(w.server));
 });

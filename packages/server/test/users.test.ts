@@ -1,6 +1,7 @@
 // Managed users (/admin/user), deal records and the registration gift, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
+import { admin, Client, dialects, expectNoDrift, signedIn, startServer, type TestServer } from './helpers';
+import { callLog, chargeLogs } from './stat-fixtures';
 
 const U = '/api/v1/admin/user';
 
@@ -86,11 +87,8 @@ describe.each(dialects)('managed users on %s', (dialect) => {
     expect(row.quota).toBe(450_000);
     expect((await deals(user_id)).map((d) => [d.type, d.quota])).toEqual([[1, 500_000], [2, 100_000], [3, 50_000]]);
 
-    // A ledger-style concurrent decrement is never overwritten by a recharge.
-    await Promise.all([
-      a.post(`${U}/recharge`, { user_id, quota: 1000 }),
-      server.app.ctx.db.updateTable('users').set((eb) => ({ quota: eb('quota', '-', 7) })).where('user_id', '=', user_id).execute(),
-    ]);
+    // A concurrent charge, written by the ledger's own writer, is never overwritten by a recharge.
+    await Promise.all([a.post(`${U}/recharge`, { user_id, quota: 1000 }), chargeLogs(server, [callLog({ user_id, req_time: Date.now(), total_price: 7 })])]);
     expect((await userRow(user_id)).quota).toBe(450_000 + 1000 - 7);
 
     // Recharging clears the notice flags.
@@ -181,4 +179,6 @@ describe.each(dialects)('managed users on %s', (dialect) => {
     expect((await u.post('/api/v1/dashboard/quota/warning', { quota_warning: true, warning_threshold: -1, expire_warning_threshold: 4 })).body.message).toContain('warning_threshold');
     expect((await a.post('/api/v1/dashboard/quota/warning', { quota_warning: true, warning_threshold: 1, expire_warning_threshold: 1 })).status).toBe(401);
   });
+
+  it('ends with every balance adding up to its records (ledger verifier)', () => expectNoDrift(server));
 });

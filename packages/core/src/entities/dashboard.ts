@@ -7,6 +7,8 @@ export const DASHBOARD_BASE_DATA = '/dashboard/base/data';
 export const DASHBOARD_CALL_DATA = '/dashboard/call/data/:days';
 export const DASHBOARD_MODEL_PERCENT = '/dashboard/model/percent/:days';
 export const DASHBOARD_TOP = '/dashboard/data/top';
+/** `GET /dashboard/margin/:days` (resellers): what its users paid against what that cost it at its floor. */
+export const DASHBOARD_MARGIN = '/dashboard/margin/:days';
 /** POST with the log filter (entities/call-log.ts logFilterSchema). */
 export const DASHBOARD_PER_SECOND = '/dashboard/per/second';
 export const DASHBOARD_PER_MINUTE = '/dashboard/per/minute';
@@ -68,4 +70,25 @@ export interface ModelPercent {
   models: string[];
   /** value = calls. */
   items: { name: string; value: number }[];
+}
+
+/** One day of a reseller's margin, quota units; gaps are zero-filled. */
+export interface MarginPoint {
+  /** "MM-DD". */
+  date: string;
+  /** What its users paid. */
+  spend: number;
+  /** What those calls cost the reseller at its floor. */
+  floor_spend: number;
+  margin: number;
+}
+
+/** A reseller's margin over the window: sums and the days. Calls logged before floors existed count as costing nothing. */
+export interface Margin {
+  /** The reseller's floor now, as a fraction of list price. */
+  floor: number;
+  spend: number;
+  floor_spend: number;
+  margin: number;
+  items: MarginPoint[];
 }

@@ -39,6 +39,12 @@ export interface Bill extends Measures {
   /** Distinct models used that day. */
   models: number;
   updated_at: string;
+  /**
+   * A reseller's user's day, shown to admins and that reseller only (never to the user): what the calls
+   * cost the reseller at its floor, and its margin (spend − floor_spend), in quota units.
+   */
+  floor_spend?: number;
+  margin?: number;
 }
 
 export interface ModelStat extends Measures {

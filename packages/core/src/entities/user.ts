@@ -36,6 +36,13 @@ export const warningThresholdField = z.number().int().min(0).max(1_000_000_000);
 /** Days. */
 export const expireWarningThresholdField = z.number().int().min(0).max(3650);
 
+/**
+ * A reseller's floor (admin only): its cost price as a discount, percent paid like a group's discount
+ * (100 = list price, the default). Its groups and VIP levels cannot go below it, and the gateway never
+ * bills its users below it.
+ */
+export const floorField = z.number().min(0).max(100);
+
 const editable = {
   name: z.string().trim().min(1).max(30),
   email: z.union([emailField, z.literal('')]),
@@ -62,8 +69,11 @@ export const userCreateSchema = z.object({
   quota_type: rechargeTypeField.default(QuotaType.Recharge),
   /** Admin only: the owning reseller's user_id (0 = none). */
   rid: z.number().int().min(0).max(2_147_483_647).optional(),
+  /** Resellers only; absent = 100. */
+  floor: floorField.optional(),
 });
-export const userUpdateSchema = z.object({ id: idField, ...editable, password: z.union([passwordField, z.literal('')]).optional() });
+/** `floor`: resellers only; absent = keep. */
+export const userUpdateSchema = z.object({ id: idField, ...editable, password: z.union([passwordField, z.literal('')]).optional(), floor: floorField.optional() });
 
 export const userPageSchema = pageSchema.extend({
   user_id: ownerIdFilter,
@@ -171,6 +181,8 @@ export interface ManagedUser {
 }
 
 export interface Reseller extends ManagedUser {
+  /** Its floor as a fraction of list price (1 = full price). */
+  floor: number;
   /** Quota given to its users (their balance plus what they used). */
   allocated_quota: number;
   /** What it still holds to give: its own balance. */

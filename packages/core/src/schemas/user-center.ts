@@ -21,6 +21,8 @@ export interface SessionUser {
   time_zone: string;
   /** Two-factor sign-in is required for the role and not set up yet: only the security tab works until it is. */
   two_factor_setup: boolean;
+  /** Resellers: their floor as a fraction of list price; their groups and VIP levels may not price below it. */
+  floor?: number;
 }
 
 export const updateInfoSchema = z.object({ name: nameField, profile: profileField.optional() });

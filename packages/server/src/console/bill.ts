@@ -10,7 +10,7 @@ import type { Selectable } from 'kysely';
 import type { Session } from '../auth/sessions';
 import type { Ctx } from '../context';
 import type { StatUserDayTable } from '../db/schema';
-import { callerOf, resource } from '../http/crud';
+import { callerOf, resource, type Caller } from '../http/crud';
 import { invalidField } from '../http/errors';
 import { get, post } from '../http/route';
 import { formatTime } from '../http/time';
@@ -57,7 +57,13 @@ export async function billRoutes(app: FastifyInstance) {
     return out;
   };
 
-  const toBill = (row: BillRow): Bill => ({
+  // A reseller's margin is its own business: shown to it (on its users' rows) and to admins, never to users.
+  const marginOf = (row: BillRow, c: Caller) =>
+    row.rid > 0 && (c.session.role === 'admin' || (c.session.role === 'reseller' && row.rid === c.session.user.user_id))
+      ? { floor_spend: Number(row.floor_spend), margin: Number(row.spend) - Number(row.floor_spend) }
+      : {};
+
+  const toBill = (row: BillRow, c: Caller): Bill => ({
     id: row.id,
     user_id: row.user_id,
     rid: row.rid,
@@ -69,6 +75,7 @@ export async function billRoutes(app: FastifyInstance) {
     abnormal: row.abnormal,
     abnormal_spend: row.abnormal_spend,
     updated_at: formatTime(row.updated_at, config.timeZone),
+    ...marginOf(row, c),
   });
 
   const bills = resource(ctx, {
@@ -86,10 +93,10 @@ export async function billRoutes(app: FastifyInstance) {
       },
       order: [['stat_date', 'desc'], ['spend', 'desc'], ['id', 'desc']],
     },
-    toWire: async (row: BillRow, _c, view): Promise<Bill | BillDetail> => {
-      if (view === 'page') return toBill(row);
+    toWire: async (row: BillRow, c, view): Promise<Bill | BillDetail> => {
+      if (view === 'page') return toBill(row, c);
       const stats = await modelStats([row]);
-      return { ...toBill(row), model_stats: stats.get(`${row.user_id}|${row.stat_date}`) ?? [] };
+      return { ...toBill(row, c), model_stats: stats.get(`${row.user_id}|${row.stat_date}`) ?? [] };
     },
   });
 

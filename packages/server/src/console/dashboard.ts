@@ -6,16 +6,19 @@ import { ANY_ROLE } from '@fastgate/core/constants';
 import {
   DASHBOARD_BASE_DATA,
   DASHBOARD_CALL_DATA,
+  DASHBOARD_MARGIN,
   DASHBOARD_MODEL_PERCENT,
   DASHBOARD_TOP,
   daysParamSchema,
   topQuerySchema,
   type BaseData,
+  type Margin,
   type ModelPercent,
   type TopItem,
   type TopType,
   type TrendPoint,
 } from '@fastgate/core/entities/dashboard';
+import { bpToFraction } from '@fastgate/core/entities/group';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type AliasedExpression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { Session } from '../auth/sessions';
@@ -42,6 +45,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
   get(app, DASHBOARD_BASE_DATA, { roles: [ANY_ROLE] }, (_input, request) => baseData(callerOf(request)));
   get(app, DASHBOARD_CALL_DATA, { roles: [ANY_ROLE] }, async (_input, request) => ({ items: await trend(ctx, sessionOf(request), daysOf(request)) }));
   get(app, DASHBOARD_MODEL_PERCENT, { roles: [ANY_ROLE] }, (_input, request) => modelPercent(ctx, sessionOf(request), daysOf(request)));
+  get(app, DASHBOARD_MARGIN, { roles: ['reseller'] }, (_input, request) => margin(ctx, sessionOf(request), daysOf(request)));
   get(app, DASHBOARD_TOP, { schema: topQuerySchema, roles: [ANY_ROLE] }, async (input, request) => {
     const session = sessionOf(request);
     // App keys are ranked for their owner only (reference §1.4).
@@ -147,6 +151,32 @@ async function trend(ctx: Ctx, session: Session, days: number): Promise<TrendPoi
       abnormal: num(r?.abnormal),
     };
   });
+}
+
+/**
+ * A reseller's margin per day: its users' spend against what it cost at the floor each call was priced
+ * under (stat_user_day.floor_spend, by the rows' rid; the reseller's own calls are not its users').
+ */
+async function margin(ctx: Ctx, session: Session, days: number): Promise<Margin> {
+  const { dates, from, to } = windowOf(ctx, days);
+  const rows = await ctx.db
+    .selectFrom('stat_user_day')
+    .where('rid', '=', session.user.user_id)
+    .where('stat_date', '>=', from)
+    .where('stat_date', '<=', to)
+    .select((eb) => ['stat_date', eb.fn.sum('spend').as('spend'), eb.fn.sum('floor_spend').as('floor_spend')])
+    .groupBy('stat_date')
+    .execute();
+  const byDate = new Map(rows.map((r) => [r.stat_date, r]));
+  const items = dates.map((date) => {
+    const r = byDate.get(date);
+    const spend = num(r?.spend);
+    const floorSpend = num(r?.floor_spend);
+    return { date: date.slice(5), spend, floor_spend: floorSpend, margin: spend - floorSpend };
+  });
+  const spend = items.reduce((n, i) => n + i.spend, 0);
+  const floorSpend = items.reduce((n, i) => n + i.floor_spend, 0);
+  return { floor: bpToFraction(session.user.floor_bp), spend, floor_spend: floorSpend, margin: spend - floorSpend, items };
 }
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;

@@ -18,6 +18,7 @@ import { AppError } from '../http/errors';
 import { newId } from '../http/ids';
 import { get, post } from '../http/route';
 import { parseWireTime } from '../http/time';
+import { requireAtFloor } from './reseller-floor';
 import { checkGroupRefs, expiresAt, groupValues, groupWire, prepareGroups, type GroupPrepared } from './group-wire';
 
 const MANAGERS = ['admin', 'reseller'] as const;
@@ -85,6 +86,7 @@ export async function groupRoutes(app: FastifyInstance) {
   async function save(c: Caller, input: GroupCreate, existing?: GroupRow): Promise<string> {
     await checkGroupRefs(ctx, c, input);
     const owner = existing?.user_id ?? ownerOf(c);
+    await requireAtFloor(ctx, owner, input.discount);
     const id = existing?.id ?? newId();
     const cleared = await ctx.db.transaction().execute(async (trx: Transaction<Database>) => {
       const now = Date.now();

@@ -15,6 +15,7 @@ import { groupRoutes } from './group';
 import { keyRoutes } from './key';
 import { modelRoutes } from './model';
 import { modelAgentRoutes } from './model-agent';
+import { breakerRoutes } from './breakers';
 import { menuRoutes } from './menu';
 import { openRoutes } from './open';
 import { userCenterRoutes } from './user-center';
@@ -28,6 +29,7 @@ import { callLogRoutes } from './call-log';
 import { liveRateRoutes } from './live-rates';
 import { taskRoutes } from './task';
 import { auditLogRoutes } from './audit-log';
+import { ledgerVerifyRoutes } from './ledger-verify';
 
 export async function consoleApi(app: FastifyInstance) {
   collectRoutes(app);
@@ -47,6 +49,7 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(corpRoutes);
       await v1.register(modelRoutes);
       await v1.register(modelAgentRoutes);
+      await v1.register(breakerRoutes);
       await v1.register(groupRoutes);
       await v1.register(keyRoutes);
       await v1.register(appRoutes);
@@ -62,6 +65,7 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(liveRateRoutes);
       await v1.register(taskRoutes);
       await v1.register(auditLogRoutes);
+      await v1.register(ledgerVerifyRoutes);
     },
     { prefix: '/v1' },
   );

@@ -21,6 +21,7 @@ import { formatTime } from '../http/time';
 import { hashPassword, verifyPassword } from '../security/password';
 import { twoFactorSetupNeeded } from '../auth/two-factor';
 import { vipBadge } from './vip';
+import { bpToFraction } from '@fastgate/core/entities/group';
 
 export function sessionUser(user: UserRow, timeZone: string, vip: { name: string; color: string } = { name: '', color: '' }, twoFactorSetup = false): SessionUser {
   return {
@@ -38,6 +39,7 @@ export function sessionUser(user: UserRow, timeZone: string, vip: { name: string
     rid: user.rid,
     time_zone: timeZone,
     two_factor_setup: twoFactorSetup,
+    ...(user.role === 'reseller' ? { floor: bpToFraction(user.floor_bp) } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { AppError } from '../http/errors';
 import { get, post } from '../http/route';
 import { formatTime } from '../http/time';
 import { effectiveLevel, reached, rulesOf, vipOwnerOf } from '../vip/rules';
+import { requireAtFloor } from './reseller-floor';
 
 const MANAGERS = ['admin', 'reseller'] as const;
 const ownerOf = (c: Caller) => (c.session.role === 'admin' ? ADMIN_OWNER : c.session.user.user_id);
@@ -97,6 +98,7 @@ export async function vipRoutes(app: FastifyInstance) {
       toRow: async (input, c) => {
         const owner = ownerOf(c);
         await checkRefs(ctx, c, input, owner);
+        await requireAtFloor(ctx, owner, input.discount);
         return { ...values(input), user_id: owner };
       },
       after: async (row: VipLevelRow) => oneDefault(row),
@@ -105,6 +107,7 @@ export async function vipRoutes(app: FastifyInstance) {
       schema: vipUpdateSchema,
       toRow: async ({ id: _id, ...input }, existing: VipLevelRow, c) => {
         await checkRefs(ctx, c, input, existing.user_id, existing.id);
+        await requireAtFloor(ctx, existing.user_id, input.discount);
         return values(input);
       },
       after: async (row: VipLevelRow) => oneDefault(row),

@@ -48,6 +48,8 @@ export interface UsersTable {
   /** JSON arrays of normalized entries (wildcards allowed). */
   ip_whitelist: Generated<string>;
   ip_blacklist: Generated<string>;
+  /** A reseller's floor (migration 2026-11-24-08): the lowest discount its users are billed at, basis points (10000 = full price). */
+  floor_bp: Generated<number>;
   created_at: ColumnType<number, number, never>;
   updated_at: number;
 }
@@ -82,6 +84,10 @@ interface StatMeasures {
   /** Calls that ended failed (-1) or aborted (2). */
   abnormal: number;
   abnormal_spend: number;
+  /** What the calls cost their reseller at its floor (0 for calls of users without a reseller). */
+  floor_spend: Generated<number>;
+  /** Charges the caller's balance did not pay (its account was exempt: call_logs.is_limit_quota = 0). */
+  exempt_spend: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -429,9 +435,16 @@ export interface CallLogsTable {
   prompt_tokens: number;
   completion_tokens: number;
   cached_tokens: number;
+  /** Prompt tokens written to the provider's cache, and completion tokens spent reasoning (migration 07). */
+  cache_write_tokens: Generated<number>;
+  reasoning_tokens: Generated<number>;
   total_tokens: number;
   total_price: number;
   discount_bp: number;
+  /** The caller's reseller's floor when the call was priced (basis points); 0 = no reseller. */
+  floor_bp: Generated<number>;
+  /** 1 = the charge came out of the caller's balance (users.is_limit_quota when admitted); 0 = usage only. */
+  is_limit_quota: Generated<number>;
   /** Milliseconds. */
   conn_time: number;
   duration: number;
@@ -464,6 +477,8 @@ export interface CallLogsTable {
   prompt: string;
   completion: string;
   messages: string;
+  /** The price's line items, JSON (core LineItem[]); '' for rows written before migration 07. */
+  line_items: Generated<string>;
 }
 
 export interface VipLevelsTable extends RecordColumns {

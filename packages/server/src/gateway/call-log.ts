@@ -1,6 +1,8 @@
 // Call-log rows (SPEC §3): one per upstream attempt. Secrets never reach them: the provider key and
 // the app key appear masked only.
+import type { LineItem } from '@fastgate/core/entities/call-log';
 import type { NewCallLog } from '../db/schema';
+import type { Usage } from '../providers/types';
 import { storableRow } from '../db/text';
 import { newId } from '../http/ids';
 import type { Caller } from './admit';
@@ -32,8 +34,9 @@ export interface Attempt {
   status: number;
   errMsg?: string;
   connMs?: number;
-  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
+  usage?: Pick<Usage, 'prompt_tokens' | 'completion_tokens'> & Partial<Usage>;
   quota?: number;
+  lineItems?: readonly LineItem[];
   promptRatio?: number;
   completionRatio?: number;
   completion?: string;
@@ -65,9 +68,14 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
     prompt_tokens: a.usage?.prompt_tokens ?? 0,
     completion_tokens: a.usage?.completion_tokens ?? 0,
     cached_tokens: a.usage?.cached_tokens ?? 0,
+    cache_write_tokens: a.usage?.cache_write_tokens ?? 0,
+    reasoning_tokens: a.usage?.reasoning_tokens ?? 0,
     total_tokens: (a.usage?.prompt_tokens ?? 0) + (a.usage?.completion_tokens ?? 0),
     total_price: a.quota ?? 0,
     discount_bp: resolution.discountBp,
+    floor_bp: resolution.floorBp,
+    // As run.ts accountsOf charges the user's balance: the ledger verifier needs to know which calls did.
+    is_limit_quota: caller.user.is_limit_quota !== 0 ? 1 : 0,
     conn_time: Math.round(a.connMs ?? 0),
     duration: Math.round(total - (a.connMs ?? 0)),
     total_time: Math.round(total),
@@ -76,6 +84,7 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
     created_at: now,
     prompt_ratio: a.promptRatio ?? 0,
     completion_ratio: a.completionRatio ?? 0,
+    line_items: a.lineItems?.length ? JSON.stringify(a.lineItems) : '',
     endpoint: plan.endpoint,
     creator: caller.appKey.key_mask,
     app_key_id: caller.appKey.id,

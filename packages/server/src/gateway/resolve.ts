@@ -3,6 +3,7 @@
 import { Status } from '@fastgate/core/constants';
 import { ForwardRule, MatchRule, type ForwardConfig } from '@fastgate/core/entities/catalogue';
 import { ModelType } from '@fastgate/core/entities/model';
+import { billedDiscount, FULL_PRICE_BP } from '../billing/floor';
 import { usableGroups } from '../catalogue/access';
 import type { ChatMessage, ChatRequest } from '../providers/types';
 import type { Caller } from './admit';
@@ -33,14 +34,15 @@ export interface Resolution {
   /** Where the call actually goes after forwarding. */
   target: SnapModel;
   group: SnapGroup | null;
-  /** 10000 = full price. */
+  /** What the call is billed at (billing/floor.ts billedDiscount: group × VIP level, never below the floor); 10000 = full price. */
   discountBp: number;
+  /** The caller's reseller's floor (basis points); 0 = the caller has no reseller. */
+  floorBp: number;
   forwarded: boolean;
   /** Keyword forwarding whose regex found nothing and that asks a decision model (run.ts does the call). */
   smart?: ForwardConfig;
 }
 
-const FULL_PRICE_BP = 10_000;
 const notFound = (name: string) => new GatewayError(404, 'model_not_found', `The model \`${name}\` does not exist or you do not have access to it.`);
 
 function groupAllowed(caller: Caller, group: SnapGroup, snapshot: Snapshot, now: number): boolean {
@@ -92,7 +94,10 @@ export function resolve(snapshot: Snapshot, caller: Caller, requested: string, e
   if (group && group.is_limit_quota && group.quota <= 0) throw new GatewayError(429, 'group_quota_exhausted', 'The quota of your group is used up.');
 
   const { target, smart } = body ? forward(snapshot, model, group, body) : { target: model, smart: undefined };
-  return { model, target, group, discountBp: group ? group.discount_bp : FULL_PRICE_BP, forwarded: target.id !== model.id, smart };
+  // A reseller's user never pays below its reseller's floor (admit.ts found the reseller enabled).
+  const floorBp = user.rid > 0 ? (caller.reseller?.floor_bp ?? FULL_PRICE_BP) : 0;
+  const discountBp = billedDiscount(group ? group.discount_bp : FULL_PRICE_BP, caller.vip?.discount_bp, floorBp);
+  return { model, target, group, discountBp, floorBp, forwarded: target.id !== model.id, smart };
 }
 
 const roundRobin = new Map<string, number>();

@@ -2,8 +2,11 @@
 // job. One call log row is one upstream attempt, so:
 //   - a call is a row that is not a retried attempt (status 3) and not a smart-match decision;
 //   - tokens and spend count every row (each attempt that was charged was charged);
-//   - abnormal calls are calls that ended failed (-1) or aborted (2).
+//   - abnormal calls are calls that ended failed (-1) or aborted (2);
+//   - floor_spend is what the charges cost the caller's reseller at the floor the call was priced under;
+//   - exempt_spend is the charges no balance paid (the caller was exempt), for the ledger verifier.
 import { LogStatus } from '@fastgate/core/entities/call-log';
+import { floorCost } from '../billing/floor';
 import { statDateOf } from './dates';
 
 /** The call-log columns the statistics read. */
@@ -22,6 +25,9 @@ export const STAT_SOURCE_COLUMNS = [
   'prompt_tokens',
   'completion_tokens',
   'total_price',
+  'discount_bp',
+  'floor_bp',
+  'is_limit_quota',
 ] as const;
 
 export interface StatSourceRow {
@@ -39,6 +45,9 @@ export interface StatSourceRow {
   prompt_tokens: number;
   completion_tokens: number;
   total_price: number;
+  discount_bp: number;
+  floor_bp: number;
+  is_limit_quota: number;
 }
 
 export interface Measures {
@@ -47,6 +56,8 @@ export interface Measures {
   spend: number;
   abnormal: number;
   abnormal_spend: number;
+  floor_spend: number;
+  exempt_spend: number;
 }
 
 interface Owner {
@@ -71,10 +82,10 @@ export interface Deltas {
   appKeys: Map<string, AppKeyDelta>;
 }
 
-export const emptyMeasures = (): Measures => ({ total: 0, tokens: 0, spend: 0, abnormal: 0, abnormal_spend: 0 });
+export const emptyMeasures = (): Measures => ({ total: 0, tokens: 0, spend: 0, abnormal: 0, abnormal_spend: 0, floor_spend: 0, exempt_spend: 0 });
 
 /** The measures one row contributes. */
-export function measuresOf(row: Pick<StatSourceRow, 'status' | 'is_smart_match' | 'prompt_tokens' | 'completion_tokens' | 'total_price'>): Measures {
+export function measuresOf(row: Pick<StatSourceRow, 'status' | 'is_smart_match' | 'prompt_tokens' | 'completion_tokens' | 'total_price' | 'discount_bp' | 'floor_bp' | 'is_limit_quota'>): Measures {
   const call = row.status !== LogStatus.Retry && !row.is_smart_match;
   const abnormal = call && (row.status === LogStatus.Failed || row.status === LogStatus.Aborted);
   const spend = Number(row.total_price);
@@ -84,6 +95,8 @@ export function measuresOf(row: Pick<StatSourceRow, 'status' | 'is_smart_match' 
     spend,
     abnormal: abnormal ? 1 : 0,
     abnormal_spend: abnormal ? spend : 0,
+    floor_spend: floorCost(spend, Number(row.discount_bp), Number(row.floor_bp)),
+    exempt_spend: Number(row.is_limit_quota) === 0 ? spend : 0,
   };
 }
 
@@ -93,6 +106,8 @@ function add(into: Measures, m: Measures): void {
   into.spend += m.spend;
   into.abnormal += m.abnormal;
   into.abnormal_spend += m.abnormal_spend;
+  into.floor_spend += m.floor_spend;
+  into.exempt_spend += m.exempt_spend;
 }
 
 function bump<T extends Measures>(map: Map<string, T>, key: string, make: () => T, m: Measures): T {

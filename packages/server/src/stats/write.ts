@@ -9,9 +9,9 @@ import type { Deltas, Measures } from './aggregate';
 type StatTable = 'stat_user_day' | 'stat_user_model_day' | 'stat_model_day' | 'stat_app_day' | 'stat_app_key_day';
 type Trx = Transaction<Database>;
 
-/** Rows per INSERT: ~15 parameters each stays far below both databases' parameter limits. */
+/** Rows per INSERT: ~17 parameters each stays far below both databases' parameter limits. */
 const ROWS_PER_INSERT = 500;
-const MEASURE_COLUMNS = ['total', 'tokens', 'spend', 'abnormal', 'abnormal_spend'] as const satisfies readonly (keyof Measures)[];
+const MEASURE_COLUMNS = ['total', 'tokens', 'spend', 'abnormal', 'abnormal_spend', 'floor_spend', 'exempt_spend'] as const satisfies readonly (keyof Measures)[];
 
 /** measure = stored + excluded for every measure; the other columns take the newest values. */
 function accumulate<T extends StatTable>(table: T, replace: readonly string[]) {

@@ -16,6 +16,8 @@ import * as twoFactor from './2026-11-24-02-two-factor';
 import * as auditLog from './2026-11-24-03-audit-log';
 import * as agentWireApi from './2026-11-24-04-agent-wire-api';
 import * as storedResponses from './2026-11-24-05-stored-responses';
+import * as usageDetails from './2026-11-24-07-usage-details';
+import * as resellerFloor from './2026-11-24-08-reseller-floor';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -34,6 +36,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-03-audit-log': auditLog,
   '2026-11-24-04-agent-wire-api': agentWireApi,
   '2026-11-24-05-stored-responses': storedResponses,
+  '2026-11-24-07-usage-details': usageDetails,
+  '2026-11-24-08-reseller-floor': resellerFloor,
 };
 
 export const migrationProvider: MigrationProvider = {

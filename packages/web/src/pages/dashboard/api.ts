@@ -2,9 +2,11 @@
 import {
   DASHBOARD_BASE_DATA,
   DASHBOARD_CALL_DATA,
+  DASHBOARD_MARGIN,
   DASHBOARD_MODEL_PERCENT,
   DASHBOARD_TOP,
   type BaseData,
+  type Margin,
   type ModelPercent,
   type TopItem,
   type TopType,
@@ -30,6 +32,7 @@ export const dashboardApi = {
   top: async (days: number, data_type: TopType) => (await get<{ items?: TopItem[] }>(`${API}${DASHBOARD_TOP}`, { days, data_type })).items ?? [],
   modelPercent: (days: number) => get<ModelPercent>(withDays(DASHBOARD_MODEL_PERCENT, days)),
   expense: () => get<Expense>(`${API}${EXPENSE_PATH}`),
+  margin: (days: number) => get<Margin>(withDays(DASHBOARD_MARGIN, days)),
   saveQuotaWarning: (body: QuotaWarningBody) => post<null>(`${API}${QUOTA_WARNING_PATH}`, body),
 };
 
@@ -40,4 +43,5 @@ export const dashboardKeys = {
   top: (days: number, type: TopType) => ['dashboard', 'top', days, type] as const,
   modelPercent: (days: number) => ['dashboard', 'model-percent', days] as const,
   expense: ['dashboard', 'expense'] as const,
+  margin: (days: number) => ['dashboard', 'margin', days] as const,
 };

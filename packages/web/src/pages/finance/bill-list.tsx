@@ -27,6 +27,23 @@ export function billColumns(t: T, showOwner: boolean): TableColumnProps<Bill>[] 
     { title: t('finance.bill.models'), dataIndex: 'models', width: 90, align: 'right', render: num },
     { title: t('finance.bill.tokens'), dataIndex: 'tokens', width: 120, align: 'right', render: num },
     { title: t('finance.bill.spend'), dataIndex: 'spend', width: 130, align: 'right', render: (v: number, row) => <span style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`bill-spend-${row.id}`}>{formatUsd(v)}</span> },
+    // A reseller's user's day: what it cost the reseller at its floor, and the margin (admins and that reseller only).
+    ...(showOwner
+      ? [
+          { title: t('finance.bill.floorSpend'), dataIndex: 'floor_spend', width: 120, align: 'right' as const, render: (v: number | undefined) => (v === undefined ? '-' : formatUsd(v)) },
+          {
+            title: t('finance.bill.margin'),
+            dataIndex: 'margin',
+            width: 120,
+            align: 'right' as const,
+            render: (v: number | undefined, row: Bill) => (
+              <span style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`bill-margin-${row.id}`}>
+                {v === undefined ? '-' : formatUsd(v)}
+              </span>
+            ),
+          },
+        ]
+      : []),
     { title: t('finance.bill.abnormal'), dataIndex: 'abnormal', width: 90, align: 'right', render: num },
   ];
 }

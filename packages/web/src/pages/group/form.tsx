@@ -7,6 +7,7 @@ import { GROUP_PREFIX, type Group } from '@fastgate/core/entities/group';
 import { MODEL_PREFIX } from '@fastgate/core/entities/model';
 import { VIP_PREFIX } from '@fastgate/core/entities/vip';
 import { ResourceSelect } from '../../components/ResourceSelect';
+import { useDiscountFloor } from '../../components/discount-floor';
 import { ModelSelect } from '../../components/ModelSelect';
 import { usePermission } from '../../components/Permission';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
@@ -24,6 +25,7 @@ export function GroupForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
   const admin = usePermission(ADMIN);
+  const floor = useDiscountFloor();
   return (
     <ResourceForm<Group, GroupValues>
       prefix={GROUP_PREFIX}
@@ -40,7 +42,17 @@ export function GroupForm({ mode }: { mode: FormMode }) {
       <Form.Item label={t('group.name')} field="name" rules={[required(t('group.name.required')), { maxLength: MAX, message: t('group.max100') }]}>
         <Input maxLength={MAX} showWordLimit data-testid="group-name" />
       </Form.Item>
-      <Form.Item label={t('group.discount')} field="discount" rules={[{ required: true, type: 'number', min: 0, max: 100, message: t('group.discount.required') }]} extra={t('group.discount.extra')}>
+      <Form.Item
+        label={t('group.discount')}
+        field="discount"
+        rules={[{ required: true, type: 'number', min: 0, max: 100, message: t('group.discount.required') }, floor.rule]}
+        extra={
+          <>
+            {t('group.discount.extra')}
+            {floor.hint && <div data-testid="discount-floor-hint">{floor.hint}</div>}
+          </>
+        }
+      >
         <InputNumber min={0} max={100} precision={2} suffix="%" style={{ width: 220 }} data-testid="group-discount" />
       </Form.Item>
       <Form.Item label={t('group.models')} field="models" extra={t('group.models.extra')}>

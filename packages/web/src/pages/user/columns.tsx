@@ -14,6 +14,7 @@ export function accountColumns(t: T, kind: Kind, showReseller: boolean): TableCo
   return [
     { title: t('user.userId'), dataIndex: 'user_id', width: 90 },
     { title: t('user.account'), dataIndex: 'account', width: 160, render: (v: string) => <Typography.Text bold>{v}</Typography.Text> },
+    ...(kind === 'reseller' ? [{ title: t('user.floor'), dataIndex: 'floor', width: 100, render: (v: number) => <span data-testid="reseller-floor">{`${Math.round(v * 10_000) / 100}%`}</span> }] : []),
     { title: t('user.quota'), dataIndex: 'quota', width: 120, render: (v: number) => usd(v) },
     { title: t('user.usedQuota'), dataIndex: 'used_quota', width: 110, render: (v: number) => usd(v) },
     ...(kind === 'reseller'

@@ -3,7 +3,7 @@
 // recharge (a reseller's comes out of its own balance); expiry, warnings, IP lists (wildcards allowed).
 import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch } from '@arco-design/web-react';
 import { Status } from '@fastgate/core/constants';
-import { QuotaType, RESELLER_PREFIX, USER_PREFIX, type ManagedUser } from '@fastgate/core/entities/user';
+import { QuotaType, RESELLER_PREFIX, USER_PREFIX, type ManagedUser, type Reseller } from '@fastgate/core/entities/user';
 import { IpListInput, ipListText } from '../../components/IpListInput';
 import { QuotaInput } from '../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
@@ -33,6 +33,8 @@ interface Values {
   status: number;
   groups?: string[];
   models?: string[];
+  /** Resellers: percent of list price. */
+  floor?: number;
 }
 
 export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
@@ -49,7 +51,7 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
       title={tk(menu)}
       labelSpan={5}
       alsoInvalidate={[USER_PREFIX, RESELLER_PREFIX]}
-      initialValues={{ status: Status.Normal, is_limit_quota: true, quota_warning: true, quota: 0, quota_type: QuotaType.Recharge, warning_threshold: 0, expire_warning_threshold: 0 }}
+      initialValues={{ status: Status.Normal, is_limit_quota: true, quota_warning: true, quota: 0, quota_type: QuotaType.Recharge, warning_threshold: 0, expire_warning_threshold: 0, ...(kind === 'reseller' ? { floor: 100 } : {}) }}
       toValues={(row) => ({
         account: row.account,
         name: row.name,
@@ -66,6 +68,7 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
         status: row.status,
         groups: row.groups,
         models: row.models,
+        ...(kind === 'reseller' ? { floor: Math.round((row as Reseller).floor * 10_000) / 100 } : {}),
       })}
       toBody={(v, m) => ({
         account: v.account.trim(),
@@ -83,6 +86,7 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
         status: v.status,
         groups: v.groups ?? [],
         models: v.models ?? [],
+        ...(kind === 'reseller' && v.floor !== undefined ? { floor: v.floor } : {}),
         ...(m === 'create'
           ? { password: v.password, quota: v.quota ?? 0, quota_type: v.quota_type ?? QuotaType.Recharge, ...(kind === 'user' && role === 'admin' && v.rid ? { rid: v.rid } : {}) }
           : v.password
@@ -130,6 +134,11 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
             </Form.Item>
           )}
         </>
+      )}
+      {kind === 'reseller' && (
+        <Form.Item label={t('user.floor')} field="floor" rules={[{ required: true, type: 'number', min: 0, max: 100, message: t('user.floor.required') }]} extra={t('user.floor.extra')}>
+          <InputNumber min={0} max={100} precision={2} suffix="%" style={{ width: 220 }} data-testid="user-floor" />
+        </Form.Item>
       )}
       <Form.Item label={t('user.quotaExpiresAt')} field="quota_expires_at">
         <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" style={{ width: 240 }} placeholder={t('user.never')} data-testid="user-expires-at" />

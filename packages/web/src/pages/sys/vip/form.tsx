@@ -9,6 +9,7 @@ import { GROUP_PREFIX, type GroupListItem } from '@fastgate/core/entities/group'
 import { VIP_PREFIX, type VipLevel, type VipLevelListItem, type VipRule } from '@fastgate/core/entities/vip';
 import { useSearchParams } from 'react-router';
 import { usePermission } from '../../../components/Permission';
+import { useDiscountFloor } from '../../../components/discount-floor';
 import { QuotaInput } from '../../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../../components/ResourceForm';
 import { ResourceSelect } from '../../../components/ResourceSelect';
@@ -121,6 +122,7 @@ function RulesEditor() {
 export function VipForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
+  const floor = useDiscountFloor();
   return (
     <ResourceForm<VipLevel, Values>
       prefix={VIP_PREFIX}
@@ -136,7 +138,17 @@ export function VipForm({ mode }: { mode: FormMode }) {
       <Form.Item label={t('vip.name')} field="name" rules={[required(t('vip.name.required')), { maxLength: MAX }]}>
         <Input maxLength={MAX} showWordLimit data-testid="vip-name" />
       </Form.Item>
-      <Form.Item label={t('vip.discount')} field="discount" rules={[{ required: true, type: 'number', min: 0, max: 100 }]} extra={t('vip.discount.extra')}>
+      <Form.Item
+        label={t('vip.discount')}
+        field="discount"
+        rules={[{ required: true, type: 'number', min: 0, max: 100 }, floor.rule]}
+        extra={
+          <>
+            {t('vip.discount.extra')}
+            {floor.hint && <div data-testid="discount-floor-hint">{floor.hint}</div>}
+          </>
+        }
+      >
         <InputNumber min={0} max={100} precision={2} suffix="%" style={{ width: 220 }} data-testid="vip-discount" />
       </Form.Item>
       <Form.Item label={t('vip.color')} field="color" extra={t('vip.color.extra')}>

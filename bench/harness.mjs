@@ -212,6 +212,14 @@ export class Client {
     }
   }
 
+  /** A GET of the console API; throws unless it answered code 0. @param {string} url */
+  async get(url) {
+    const res = await fetch(this.base + url, { headers: { 'accept-language': 'en-US', ...(this.token ? { authorization: `Bearer ${this.token}` } : {}) } });
+    const r = /** @type {{code: number, message: string, data: any}} */ (await res.json());
+    if (r.code !== 0) throw new Error(`GET ${url}: ${r.code} ${r.message}`);
+    return r.data;
+  }
+
   /** Like post() but throws unless the API answered code 0. */
   async ok(/** @type {string} */ url, /** @type {unknown} */ body = {}) {
     const r = await this.post(url, body);
@@ -235,9 +243,11 @@ async function loggedCode(/** @type {Proc} */ proc, /** @type {string} */ email)
 
 /**
  * Configures a running product as a newcomer would: as admin a corp, a priced model and a model agent
- * pointing at the mock; then a user registered by email code; then that user's app with its key.
+ * pointing at the mock; then a user registered by email code, recharged by the admin with `quota`
+ * (a deal record, as every balance must have: `npm run ledger:verify` holds on the result); then that
+ * user's app with its key.
  * @param {{ proc: Proc, url: string }} product
- * @param {{ mockUrl: string, adminPassword: string, model: string, userEmail: string, userPassword: string }} o
+ * @param {{ mockUrl: string, adminPassword: string, model: string, userEmail: string, userPassword: string, quota: number }} o
  */
 export async function configure(product, o) {
   const admin = new Client(product.url);
@@ -261,24 +271,11 @@ export async function configure(product, o) {
   await user.ok('/api/v1/common/email-code', { email: o.userEmail, action: 'register', channel: 'user' });
   const code = await loggedCode(product.proc, o.userEmail);
   user.token = (await user.ok('/api/v1/auth/register', { account: o.userEmail, password: o.userPassword, code, channel: 'user' })).token;
+  const { user_id } = await user.get('/api/v1/user/info');
+  await admin.ok('/api/v1/admin/user/recharge', { user_id, quota: o.quota });
   const app = await user.ok('/api/v1/app/create', { name: 'Demo-app', is_create_key: true });
   if (!app.key) throw new Error(`app/create answered no key: ${JSON.stringify(app)}`);
   return { appKey: /** @type {string} */ (app.key) };
-}
-
-/**
- * Gives the user quota straight in the SQLite file. There is no recharge API yet, and the gateway
- * caches balances in memory, so this runs while the product is stopped; it reads the row on start.
- */
-export async function grantQuota(/** @type {string} */ dataDir, /** @type {string} */ email, /** @type {number} */ quota) {
-  const { default: SQLite } = await import('better-sqlite3');
-  const db = new SQLite(path.join(dataDir, 'fastgate.db'));
-  try {
-    const { changes } = db.prepare('UPDATE users SET quota = ? WHERE email = ?').run(quota, email.toLowerCase());
-    if (changes !== 1) throw new Error(`granting quota: ${changes} rows for ${email}`);
-  } finally {
-    db.close();
-  }
 }
 
 /** One chat call through an OpenAI-compatible base URL; throws unless it answers 200 with a choice. */

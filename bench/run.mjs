@@ -58,9 +58,8 @@ async function main() {
     const port = await h.freePort();
     // Configure at log level info: the product logs the user's e-mail code there (no mail server).
     let product = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info' });
-    const { appKey } = await h.configure(product, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: USER, userPassword: PASSWORD });
+    const { appKey } = await h.configure(product, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: USER, userPassword: PASSWORD, quota: 1e13 });
     await product.proc.stop();
-    await h.grantQuota(dataDir, USER, 1e13);
     const profiling = process.env.BENCH_CPU_PROF === '1';
     if (profiling) fs.mkdirSync(path.join(OUT, 'prof'), { recursive: true });
     const nodeArgs = [

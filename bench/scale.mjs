@@ -225,11 +225,7 @@ async function main() {
     console.log(`Starting the mock provider; configuring on PostgreSQL${redis ? ' and Redis' : ' (no Redis answered)'}…`);
     const mock = await h.startMock(await h.freePort());
     const setup = await h.startProduct({ port: await h.freePort(), dataDir: dataDir(), databaseUrl: db.url, adminPassword: PASSWORD, logLevel: 'info', env });
-    const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: USER, userPassword: PASSWORD });
-    const admin = new h.Client(setup.url);
-    admin.token = (await admin.ok('/api/v1/auth/login', { account: 'admin', password: PASSWORD, channel: 'admin', method: 'account' })).token;
-    const user = (await admin.ok('/api/v1/admin/user/page', { current: 1, pageSize: 10, email: USER })).items[0];
-    await admin.ok('/api/v1/admin/user/recharge', { user_id: user.user_id, quota: 1e13, remark: 'benchmark' });
+    const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: USER, userPassword: PASSWORD, quota: 1e13 });
     await setup.proc.stop();
 
     const seconds = PLAN.seconds;

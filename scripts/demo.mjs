@@ -40,10 +40,9 @@ try {
   const base = { port: PORT, host: process.env.HOST || '127.0.0.1', dataDir, adminPassword: ADMIN_PASSWORD, webDist: h.at('packages/web/dist') };
   // Info level while configuring: the demo user's e-mail code is read from the log (no mail server).
   let product = await h.startProduct({ ...base, logLevel: 'info' });
-  const { appKey } = await h.configure(product, { mockUrl: mock.url, adminPassword: ADMIN_PASSWORD, model: MODEL, userEmail: USER, userPassword: USER_PASSWORD });
-  // No recharge API yet and the gateway caches balances: grant quota in the database, then restart.
+  const { appKey } = await h.configure(product, { mockUrl: mock.url, adminPassword: ADMIN_PASSWORD, model: MODEL, userEmail: USER, userPassword: USER_PASSWORD, quota: 100_000_000 });
+  // Configured: again at the quiet log level the demo runs at.
   await product.proc.stop();
-  await h.grantQuota(dataDir, USER, 100_000_000);
   product = await h.startProduct({ ...base, logLevel: 'warn' });
   await h.smokeChat(product.url, appKey, MODEL);
 

@@ -68,7 +68,7 @@ export async function countGeminiTokens(gw: Gateway, request: FastifyRequest, re
   let error: UpstreamError | undefined;
   for (let n = 0; n < MAX_ATTEMPTS; n++) {
     // Smart matching (resolution.smart) is skipped: it costs a model call to save none.
-    const route = pick(snapshot, resolution.target, resolution.group, model, tried);
+    const route = pick(snapshot, resolution.target, resolution.group, model, tried, undefined, gw.breakers);
     const generate = geminiUrl(route.target, false);
     if (route.family !== 'gemini' || !/:generateContent\b/.test(generate)) return localCount(chat, route);
     const answer = await upstreamCount(gw, route, generate.replace(/:generateContent\b/, ':countTokens'), body, snapshot.sys.base.short_timeout * 1000);

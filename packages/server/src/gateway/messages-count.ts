@@ -60,7 +60,7 @@ export async function countMessageTokens(gw: Gateway, request: FastifyRequest, r
   let error: UpstreamError | undefined;
   for (let n = 0; n < MAX_ATTEMPTS; n++) {
     // Smart matching (resolution.smart) is skipped: it costs a model call to save none.
-    const route = pick(snapshot, resolution.target, resolution.group, body.model, tried);
+    const route = pick(snapshot, resolution.target, resolution.group, body.model, tried, undefined, gw.breakers);
     if (route.family !== 'anthropic') return localCount(chat, route);
     const answer = await upstreamCount(gw, route, body, client, snapshot.sys.base.short_timeout * 1000);
     if ('counted' in answer) return answer.counted;

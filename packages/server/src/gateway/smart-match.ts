@@ -37,7 +37,7 @@ export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig
   const started = performance.now();
   let route;
   try {
-    route = pick(snapshot, decision, null, decision.name, { agents: new Set(), keys: new Set() });
+    route = pick(snapshot, decision, null, decision.name, { agents: new Set(), keys: new Set() }, undefined, gw.breakers);
   } catch {
     return undefined;
   }

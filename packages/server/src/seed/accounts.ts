@@ -83,6 +83,8 @@ function accountRow(role: 'reseller' | 'user', account: string, hash: string, ri
     quota: 0,
     used_quota: 0,
     quota_expires_at: null,
+    // A reseller buys at 80 % of list (its floor), so its 90 % group leaves it a margin.
+    ...(role === 'reseller' ? { floor_bp: 8000 } : {}),
     groups: JSON.stringify(groups),
     status: 1,
     remark: 'seed',
@@ -104,7 +106,7 @@ export async function ensureAccounts(ctx: Ctx, plan: AccountPlan, catalogue: Cat
   const hash = await hashPassword(plan.password);
   const now = Date.now();
 
-  // Resellers, each with its own public group reselling the chat models at 90 % to its users.
+  // Resellers (floor 80 %), each with its own public group reselling the chat models at 90 % to its users.
   const haveResellers = new Set((await db.selectFrom('users').select('account').where('role', '=', 'reseller').where('account', 'like', 'seed-reseller-%').execute()).map((r) => r.account));
   for (let n = 1; n <= plan.resellers; n++) {
     if (haveResellers.has(resellerAccount(n))) continue;
@@ -193,7 +195,10 @@ export async function ensureAccounts(ctx: Ctx, plan: AccountPlan, catalogue: Cat
     const quota = openings.get(u.user_id);
     if (quota) moves.push({ userId: u.user_id, quota, type: QuotaType.Recharge, creator: resellerName.get(u.rid) ?? 'admin', remark: 'seed', ...(u.rid ? { from: u.rid } : {}) });
   }
-  await moveQuota(ctx, moves);
+  // The resellers' recharges land before their allocations: an allocation takes only what the
+  // reseller's balance holds already (billing/deals.ts withDebitsHeld).
+  await moveQuota(ctx, moves.filter((m) => m.from === undefined));
+  await moveQuota(ctx, moves.filter((m) => m.from !== undefined));
   created.deals = moves.length;
 
   // Joined, not `in (ids…)`: thousands of ids would pass SQLite's bound-parameter limit.

@@ -78,11 +78,12 @@ export async function createUser(prefix = 'u', password = 'Passw0rd!'): Promise<
  * A reseller, created by the admin and signed in with its password. (Resellers do not register
  * themselves unless the reseller channel's registration is on, which is off by default.)
  */
-export async function createReseller(prefix = 'r'): Promise<Omit<Account, 'password'>> {
+/** A reseller made by the admin; `floor` (percent of list price) lets its groups and VIP levels price below list. */
+export async function createReseller(prefix = 'r', opts: { floor?: number } = {}): Promise<Omit<Account, 'password'>> {
   const email = uniqueEmail(prefix);
   const password = 'Passw0rd!';
   const admin = await ok(api<{ token: string }>('/auth/login', { account: 'admin', password: E2E_ADMIN_PASSWORD, channel: 'admin' }));
-  await ok(consoleCall('/admin/reseller/create', { name: prefix, account: email, email, password }, admin.token));
+  await ok(consoleCall('/admin/reseller/create', { name: prefix, account: email, email, password, ...opts }, admin.token));
   const { token } = await ok(api<{ token: string }>('/auth/login', { account: email, password, channel: 'reseller' }));
   return { email, token };
 }

@@ -212,9 +212,10 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     expect(body.data.expires_in).toBe(7200);
     await again.context().close();
 
-    // Put the previous lifetime back, and check it is the one logins get again.
+    // Put the previous lifetime back, and check it is the one logins get again. The first save's toast
+    // may still show: wait for this save's own answer before reloading.
     await input.fill(previous);
-    await page.getByTestId('cfg-save-admin_login').click();
+    await Promise.all([page.waitForResponse((r) => r.url().includes('/sys/config/update')), page.getByTestId('cfg-save-admin_login').click()]);
     await expect(toast(page, '保存成功')).toBeVisible();
     await page.reload();
     await page.getByTestId('cfg-tab-global').click();

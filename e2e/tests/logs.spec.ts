@@ -142,7 +142,9 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
     // Client text is shown as text: the tags are visible characters, not markup.
     await expect(user.getByTestId('log-detail-message-1')).toContainText(`Hello <b>log</b> ${tag}`);
     await expect(user.getByTestId('log-detail-completion')).toHaveText(`Hi from the mock, ${tag}.`);
-    await expect(user.getByTestId('log-detail-formula')).toContainText(`(${plain.usage.prompt_tokens} × 1 + ${plain.usage.completion_tokens} × 2) × ${w.discount / 100} ÷ 500000`);
+    // The line items' sum (prompt × 1 + completion × 2), rounded up, then the discount, rounded up.
+    const items = plain.usage.prompt_tokens * 1 + plain.usage.completion_tokens * 2;
+    await expect(user.getByTestId('log-detail-formula')).toContainText(`合计 ${items} 额度, 向上取整为 ${items}, × 折扣 ${w.discount / 100} 并向上取整 = ${chargeOf(plain.usage, w.discount)} 额度`);
     await expect(user.getByTestId('log-detail-charged')).toHaveText(plainUsd);
     await expect(user.getByTestId('log-detail-attempts').locator('tbody .arco-table-tr')).toHaveCount(1);
     // Users get no provider key and no routing fields.

@@ -79,8 +79,8 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await page.getByTestId('form-submit').click();
   await expect(toast(page, '创建成功')).toBeVisible();
   await expect(page).toHaveURL(/\/model\/list$/);
-  await expect(row(page, name)).toContainText('$0.002');
-  await expect(row(page, name)).toContainText('$0.006');
+  await expect(row(page, name)).toContainText('$2 / 1M tokens');
+  await expect(row(page, name)).toContainText('$6 / 1M tokens');
   await expect(row(page, name)).toContainText(corpName);
   await expect(row(page, name)).toContainText('文生文');
 
@@ -118,7 +118,7 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await page.getByTestId('form-submit').click();
   await expect(toast(page, '更新成功')).toBeVisible();
   await expect(page).toHaveURL(/\/model\/list\?.*name=/);
-  await expect(row(page, name)).toContainText('$0.008');
+  await expect(row(page, name)).toContainText('$8 / 1M tokens');
   detail = await api.get<ModelDetail>('/model/detail', { id });
   expect(detail.text_quota).toMatchObject({ prompt_ratio: 1, completion_ratio: 4 });
 

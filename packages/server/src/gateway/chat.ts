@@ -207,17 +207,48 @@ function openaiWriter(ctx: AttemptContext, body: ChatRequest): ChatWriter {
   };
 }
 
-export async function chatCompletions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
-  const body = parseChatBody(request.body);
+/**
+ * How one chat-shaped ingress (chat, /v1/messages, /v1/responses, /v1beta) serves a call: the log's
+ * path, the chat request it maps to, the attempt of a route whose upstream speaks its own protocol, and
+ * how a converted answer is written back in it.
+ */
+export interface ChatIngress {
+  path: string;
+  requested: string;
+  stream: boolean;
+  chat: ChatRequest;
+  /** The client's messages as the call log keeps them (default: the chat request's). */
+  messages?: unknown;
+  /** The native attempt, when the route's upstream speaks the ingress's own protocol; else undefined. */
+  native?(ctx: AttemptContext): Promise<Finished | Failed> | undefined;
+  /** What a converted route cannot carry (hosted or server tools…): refused before any upstream call. */
+  refusal?: GatewayError;
+  writer(ctx: AttemptContext): ChatWriter;
+}
+
+/** runCall for a chat-shaped ingress: estimated, native or converted, billed and logged like chat. */
+export function runChatCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, ingress: ChatIngress) {
+  const { chat, stream } = ingress;
   return runCall(gw, request, reply, {
     endpoint: 'chat',
-    path: '/v1/chat/completions',
-    requested: body.model,
-    stream: body.stream === true,
-    chat: body,
-    messages: body.messages,
-    prompt: lastUserText(body),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: body, discountBp: r.discountBp }),
-    attempt: (ctx) => (body.stream ? chatStreamAttempt(gw, ctx, body, openaiWriter(ctx, body)) : chatJsonAttempt(gw, ctx, body, openaiWriter(ctx, body))),
+    path: ingress.path,
+    requested: ingress.requested,
+    stream,
+    chat,
+    messages: ingress.messages ?? chat.messages,
+    prompt: lastUserText(chat),
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
+    attempt(ctx) {
+      const native = ingress.native?.(ctx);
+      if (native) return native;
+      if (ingress.refusal) throw ingress.refusal;
+      const writer = ingress.writer(ctx);
+      return stream ? chatStreamAttempt(gw, ctx, chat, writer) : chatJsonAttempt(gw, ctx, chat, writer);
+    },
   });
+}
+
+export async function chatCompletions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
+  const body = parseChatBody(request.body);
+  return runChatCall(gw, request, reply, { path: '/v1/chat/completions', requested: body.model, stream: body.stream === true, chat: body, writer: (ctx) => openaiWriter(ctx, body) });
 }

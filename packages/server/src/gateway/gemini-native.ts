@@ -10,7 +10,7 @@
 // Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
 // client in Google's shape (gemini-native-errors.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { completionCap, estimateChat } from '../billing/estimate';
+import { completionCap } from '../billing/estimate';
 import { geminiHeaders, geminiUrl, mapGeminiError } from '../providers/gemini/api';
 import { geminiUsage } from '../providers/gemini/chat';
 import { chatResponseToGemini, geminiAnswerText, geminiToChatRequest, hostedTools, wantsThoughts } from '../providers/gemini/ingress';
@@ -18,13 +18,13 @@ import { chunkToGeminiEvents, finishGeminiEvent, newGeminiSseState } from '../pr
 import { asArray, asRecord, isRecord, tryParse, type Json } from '../providers/shape';
 import type { ChatRequest, Usage } from '../providers/types';
 import { CallStatus } from './call-log';
-import { chatJsonAttempt, chatStreamAttempt, lastUserText, settledAnswer, type ChatWriter } from './chat';
+import { runChatCall, settledAnswer, type ChatWriter } from './chat';
 import { invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { googleErrorEvent } from './gemini-native-errors';
 import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
 import { relayNativeStream } from './native-relay';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './run';
 import { formatEvent } from './sse';
 
 /** How the answer goes out: one JSON response, SSE events, or (stream without alt=sse) a JSON array. */
@@ -126,21 +126,14 @@ export function geminiGenerate(gw: Gateway, request: FastifyRequest, reply: Fast
   const thoughts = wantsThoughts(body);
   const hosted = hostedTools(body.tools);
   const stream = form === 'sse';
-  return runCall(gw, request, reply, {
-    endpoint: 'chat',
+  return runChatCall(gw, request, reply, {
     // The path as Google spells it, never the query (which may hold the key).
     path: `/v1beta/models/${model}:${form === 'json' ? 'generateContent' : 'streamGenerateContent'}`,
     requested: model,
     stream,
     chat,
-    messages: chat.messages,
-    prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
-    attempt(ctx) {
-      if (ctx.route.family === 'gemini') return stream ? nativeStream(gw, ctx, body, chat) : nativeJson(gw, ctx, body, chat, form);
-      if (hosted.length) throw invalidRequest(`The model \`${model}\` cannot run Gemini's built-in tools (${hosted.join(', ')}): its upstream is not Gemini.`, 'unsupported_parameter');
-      const writer = geminiWriter(ctx, thoughts, form);
-      return stream ? chatStreamAttempt(gw, ctx, chat, writer) : chatJsonAttempt(gw, ctx, chat, writer);
-    },
+    native: (ctx) => (ctx.route.family !== 'gemini' ? undefined : stream ? nativeStream(gw, ctx, body, chat) : nativeJson(gw, ctx, body, chat, form)),
+    refusal: hosted.length ? invalidRequest(`The model \`${model}\` cannot run Gemini's built-in tools (${hosted.join(', ')}): its upstream is not Gemini.`, 'unsupported_parameter') : undefined,
+    writer: (ctx) => geminiWriter(ctx, thoughts, form),
   });
 }

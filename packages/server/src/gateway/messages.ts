@@ -7,7 +7,7 @@
 // Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
 // client in Anthropic's shape (messages-errors.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { completionCap, estimateChat } from '../billing/estimate';
+import { completionCap } from '../billing/estimate';
 import { countChatPrompt } from '../billing/tokens';
 import { anthropicToChatRequest, buildMessagesRequest, serverTools, chatResponseToAnthropic, messagesStreamUsage, messagesUsage, toAnthropicUsage } from '../providers/anthropic/messages';
 import { chunkToAnthropicEvents, finishAnthropicEvents, newMessagesSseState } from '../providers/anthropic/messages-stream';
@@ -15,14 +15,14 @@ import { statusOfErrorType, type AnthropicClientHeaders } from '../providers/ant
 import type { AnthropicUsage } from '../providers/anthropic/wire';
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { ChatRequest, Usage } from '../providers/types';
-import { chatJsonAttempt, chatStreamAttempt, lastUserText, settledAnswer, type ChatWriter } from './chat';
+import { runChatCall, settledAnswer, type ChatWriter } from './chat';
 import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { anthropicErrorEvent } from './messages-errors';
 import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
 import { relayNativeStream } from './native-relay';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './run';
 import { formatEvent } from './sse';
 
 type MessagesBody = Record<string, unknown> & { model: string; messages: unknown[] };
@@ -147,19 +147,14 @@ export function anthropicMessages(gw: Gateway, request: FastifyRequest, reply: F
   const stream = body.stream === true;
   const client = anthropicClientHeaders(request);
   const hosted = serverTools(body);
-  return runCall(gw, request, reply, {
-    endpoint: 'chat',
+  return runChatCall(gw, request, reply, {
     path: '/v1/messages',
     requested: body.model,
     stream,
     chat,
     messages: body.messages,
-    prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
-    attempt(ctx) {
-      if (ctx.route.family === 'anthropic') return stream ? nativeStream(gw, ctx, body, chat, client) : nativeJson(gw, ctx, body, chat, client);
-      if (hosted.length) throw invalidRequest(`The model \`${body.model}\` cannot run Anthropic's server tools (${hosted.join(', ')}): its upstream is not Anthropic.`, 'unsupported_parameter');
-      return stream ? chatStreamAttempt(gw, ctx, chat, anthropicWriter(ctx, chat)) : chatJsonAttempt(gw, ctx, chat, anthropicWriter(ctx, chat));
-    },
+    native: (ctx) => (ctx.route.family !== 'anthropic' ? undefined : stream ? nativeStream(gw, ctx, body, chat, client) : nativeJson(gw, ctx, body, chat, client)),
+    refusal: hosted.length ? invalidRequest(`The model \`${body.model}\` cannot run Anthropic's server tools (${hosted.join(', ')}): its upstream is not Anthropic.`, 'unsupported_parameter') : undefined,
+    writer: (ctx) => anthropicWriter(ctx, chat),
   });
 }

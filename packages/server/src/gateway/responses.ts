@@ -8,7 +8,7 @@
 // sent `store: false`, and previous_response_id is expanded here into the earlier turns, so a chain
 // works whichever agent or key serves each turn. Billed and logged like chat.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { completionCap, estimateChat } from '../billing/estimate';
+import { completionCap } from '../billing/estimate';
 import { inputItems, newResponseMeta, ResponsesStream, chatToResponse, responsesToChat, withItemIds, type ResponseMeta } from '../providers/openai/responses-ingress';
 import { azureHeaders } from '../providers/azure/api';
 import { openaiHeaders } from '../providers/openai/api';
@@ -18,14 +18,14 @@ import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { ChatRequest, UpstreamRequest, Usage } from '../providers/types';
 import { admit } from './admit';
 import { CallStatus } from './call-log';
-import { chatJsonAttempt, chatStreamAttempt, lastUserText, settledAnswer, type ChatWriter } from './chat';
+import { runChatCall, settledAnswer, type ChatWriter } from './chat';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 import type { Route } from './pick';
 import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
 import { relayNativeStream } from './native-relay';
 import { conversationBefore, deleteResponse, loadResponse, responseNotFound, saveResponse } from './response-store';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './run';
 import { formatEvent } from './sse';
 
 const bad = (message: string, param: string, code = 'invalid_value') => new GatewayError(400, code, message, 'invalid_request_error', undefined, param);
@@ -217,21 +217,14 @@ export async function createResponse(gw: Gateway, request: FastifyRequest, reply
     },
   };
   const stream = body.stream === true;
-  return runCall(gw, request, reply, {
-    endpoint: 'chat',
+  return runChatCall(gw, request, reply, {
     path: '/v1/responses',
     requested: body.model,
     stream,
     chat,
-    messages: chat.messages,
-    prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
-    attempt(ctx) {
-      if (speaksResponses(ctx.route)) return stream ? nativeStream(gw, ctx, call) : nativeJson(gw, ctx, call);
-      if (unsupported.length) throw bad(`The model \`${body.model}\` cannot take ${[...new Set(unsupported)].join(', ')}: its upstream does not speak the Responses API.`, 'tools', 'unsupported_parameter');
-      const writer = responsesWriter(ctx, call);
-      return stream ? chatStreamAttempt(gw, ctx, chat, writer) : chatJsonAttempt(gw, ctx, chat, writer);
-    },
+    native: (ctx) => (!speaksResponses(ctx.route) ? undefined : stream ? nativeStream(gw, ctx, call) : nativeJson(gw, ctx, call)),
+    refusal: unsupported.length ? bad(`The model \`${body.model}\` cannot take ${[...new Set(unsupported)].join(', ')}: its upstream does not speak the Responses API.`, 'tools', 'unsupported_parameter') : undefined,
+    writer: (ctx) => responsesWriter(ctx, call),
   });
 }
 

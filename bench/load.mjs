@@ -4,6 +4,7 @@
 // (Linux), and the revision measured.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import * as h from './harness.mjs';
 
 /** Kernel accounting of a process (Linux): resident set now and its high-water mark, CPU seconds used. */
@@ -67,7 +68,7 @@ export function chatBody(/** @type {string} */ model, stream = false) {
  */
 export function autocannon(o) {
   const args = [
-    h.at('node_modules/autocannon/autocannon.js'),
+    fileURLToPath(import.meta.resolve('autocannon/autocannon.js')),
     ...['-c', String(o.connections), '-d', String(o.seconds), '-m', 'POST', '-b', o.body],
     ...['-H', 'content-type=application/json', '-H', `authorization=Bearer ${o.key}`],
     '--json',

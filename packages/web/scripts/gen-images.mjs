@@ -1,8 +1,8 @@
-// Renders the default site images of SPEC §9 (logo 64x64, favicon, avatar 512x512, background 1920x1080)
+// Renders the default site images of docs/SPEC.md §9 (logo 64x64, favicon, avatar 512x512, background 1920x1080)
 // into public/ with the system Chromium. Run once: `node packages/web/scripts/gen-images.mjs`.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium } from '@playwright/test';
 
 const out = (name) => fileURLToPath(new URL(`../public/${name}`, import.meta.url));
 

@@ -3,7 +3,7 @@ import { canOpen, firstOpenRoute, hasPermission, PERMISSION_ROLES_ERROR } from '
 import { appRoutes, findRoute, leafRoutes } from './routes';
 
 describe('route table', () => {
-  it('keeps the menu order of SPEC §2', () => {
+  it('keeps the menu order of docs/SPEC.md §2.2', () => {
     const orders = appRoutes.filter((r) => r.menuOrder !== undefined).map((r) => [r.name, r.menuOrder]);
     expect(orders).toEqual([
       ['dashboard', 1], ['myModel', 2], ['model', 3], ['myGroup', 3], ['key', 4], ['agent', 5], ['corp', 6],

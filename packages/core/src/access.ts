@@ -1,4 +1,4 @@
-// Route access rules of SPEC §2 (guard rule 3) and §6: one pure function for guards, menu and buttons.
+// Route access rules of docs/SPEC.md §2.3 (guard rule 3) and §6: one pure function for guards, menu and buttons.
 import { ANY_ROLE, type Role, type RoleOrAny } from './constants';
 import { leafRoutes, type RouteDef } from './routes';
 
@@ -10,7 +10,7 @@ export function canOpen(role: Role | undefined, route: Pick<RouteDef, 'requiresA
   return role !== undefined && route.roles.includes(role);
 }
 
-/** `v-permission` of SPEC §5: a role list is required; an element shows only for the listed roles. */
+/** `v-permission` of docs/SPEC.md §5: a role list is required; an element shows only for the listed roles. */
 export const PERMISSION_ROLES_ERROR = `need roles! Like v-permission="['admin','user']"`;
 export function hasPermission(role: Role | undefined, roles: readonly RoleOrAny[] | unknown): boolean {
   if (!Array.isArray(roles) || roles.length === 0) throw new Error(PERMISSION_ROLES_ERROR);

@@ -1,11 +1,11 @@
-// Wire shapes of the console API (reference §2).
+// Wire shapes of the console API (docs/ORIGINAL-API.md §2).
 export interface Envelope<T = unknown> {
   code: number;
   message: string;
   data: T;
 }
 
-export interface Paging {
+interface Paging {
   current: number;
   pageSize: number;
   total: number;

@@ -1,6 +1,6 @@
-// IP lists (SPEC §5): one entry per line. Apps and app keys take single addresses, `a-b` ranges and
+// IP lists (docs/SPEC.md §5): one entry per line. Apps and app keys take single addresses, `a-b` ranges and
 // CIDR blocks; user lists may also use `*` wildcards (`*`, `10.1.*.*`). The console stores the
-// normalized array; the gateway matches with `ipAllowed` (reference gateway §1.2 CheckIp).
+// normalized array; the gateway matches with `ipAllowed` (docs/ORIGINAL-GATEWAY.md §1.2 CheckIp).
 
 type Family = 4 | 6;
 interface Addr {
@@ -126,7 +126,7 @@ function parseEntry(entry: string, wildcard: boolean): { text: string; spans: Sp
 }
 
 export interface IpListOptions {
-  /** Allow `*` wildcards (user lists, SPEC §5). */
+  /** Allow `*` wildcards (user lists, docs/SPEC.md §5). */
   wildcard?: boolean;
   /** Most entries accepted; longer lists are refused at the line past the limit. */
   max?: number;
@@ -174,7 +174,7 @@ const hit = (addr: Addr, spans: Span[]) => spans.some((s) => s.family === addr.f
 
 /**
  * Blacklist first (a hit refuses), then a non-empty whitelist must contain the address. In a
- * whitelist `0.0.0.0` also means "everyone" (reference gateway §1.2). An unparseable address only
+ * whitelist `0.0.0.0` also means "everyone" (docs/ORIGINAL-GATEWAY.md §1.2). An unparseable address only
  * passes when there is no whitelist and it cannot be on the blacklist.
  */
 export function ipAllowed(ip: string, whitelist: readonly string[] = [], blacklist: readonly string[] = []): boolean {

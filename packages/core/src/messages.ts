@@ -2,7 +2,7 @@
 // caller's locale; core schemas use the same keys for their custom messages so web forms show the same text.
 import type { Locale } from './constants';
 
-export const messages = {
+const messages = {
   'common.ok': ['成功', 'OK'],
   'common.unknown': ['服务器繁忙, 请稍后再试', 'The server is busy, please try again later'],
   'common.not_found': ['接口不存在', 'No such API'],
@@ -20,7 +20,7 @@ export const messages = {
   'auth.disabled': ['账号已被禁用', 'This account is disabled'],
   'auth.method_disabled': ['该登录方式未开启', 'This login method is not enabled'],
   'auth.register_disabled': ['暂未开放注册', 'Registration is not open'],
-  /** A site's own words for why it does not take registrations (reference §3.9 register_tips). */
+  /** A site's own words for why it does not take registrations (docs/ORIGINAL-API.md §3.9 register_tips). */
   'auth.register_tips': ['{tips}', '{tips}'],
   'auth.retrieve_disabled': ['暂未开放找回密码', 'Password recovery is not enabled'],
   'auth.account_exists': ['账号已存在', 'This account already exists'],

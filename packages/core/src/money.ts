@@ -1,6 +1,6 @@
 import { QUOTA_PER_USD } from './constants';
 
-/** Quota units → dollars, for display only (SPEC §9). */
+/** Quota units → dollars, for display only (docs/SPEC.md §9). */
 export function quotaToUsd(quota: number): number {
   return quota / QUOTA_PER_USD;
 }

@@ -3,15 +3,14 @@
 // model and out again (server providers/*), so any ingress reaches any upstream — natively when both
 // speak the same protocol (the body goes as sent), converted otherwise. One table, read by the console's
 // model detail and written out in docs/PROTOCOLS.md.
-import { familyOfCorpCode } from './constants';
+import { familyOfCorpCode } from './entities/corp';
 import type { WireApi } from './entities/model-agent';
 
 export const INGRESS_PROTOCOLS = ['chat', 'responses', 'messages', 'gemini'] as const;
 export type IngressProtocol = (typeof INGRESS_PROTOCOLS)[number];
 
 /** What an upstream speaks: its corp's family, and for OpenAI-family agents the wire API they are set to. */
-export const UPSTREAM_WIRES = ['chat', 'responses', 'anthropic', 'gemini'] as const;
-export type UpstreamWire = (typeof UPSTREAM_WIRES)[number];
+export type UpstreamWire = 'chat' | 'responses' | 'anthropic' | 'gemini';
 
 /** The endpoints of each ingress protocol, for the console and the docs. */
 export const INGRESS_PATHS: Record<IngressProtocol, string> = {
@@ -29,7 +28,7 @@ export function upstreamWireOf(corpCode: string, wireApi: WireApi = 'chat'): Ups
 }
 
 export const FEATURES = ['tools', 'vision', 'structured', 'reasoning', 'builtin_tools'] as const;
-export type Feature = (typeof FEATURES)[number];
+type Feature = (typeof FEATURES)[number];
 
 export interface ProtocolSupport {
   native: boolean;
@@ -46,7 +45,7 @@ const NATIVE: Record<IngressProtocol, UpstreamWire> = { chat: 'chat', responses:
  * exist only natively (Responses' hosted tools, Anthropic's server tools, Gemini's built-in tools): a
  * converted request that asks for one is refused with a 400 (`builtin_tools`).
  */
-export function protocolSupport(ingress: IngressProtocol, upstream: UpstreamWire): ProtocolSupport {
+function protocolSupport(ingress: IngressProtocol, upstream: UpstreamWire): ProtocolSupport {
   const native = NATIVE[ingress] === upstream;
   return {
     native,

@@ -1,45 +1,36 @@
-// Public site identity (SPEC §3 site config, §9 defaults) as `POST /open/site/config` returns it.
-export interface CarouselItem {
-  image_url: string;
-  jump_url: string;
-}
-export interface AnnouncementItem {
-  content: string;
-  jump_url: string;
-}
-export interface DocumentItem {
-  title: string;
-  jump_url: string;
-}
+// Public site identity (docs/SPEC.md §3.9 site config, §9 defaults) as `POST /open/site/config` returns it.
+import type { SiteConfigFields } from './entities/site-config';
 
-export interface PublicSiteConfig {
-  domain: string;
-  title: string;
-  logo: string;
-  favicon: string;
-  avatar: string;
-  bg_img: string;
-  copyright: string;
-  jump_url: string;
-  keywords: string;
-  description: string;
-  icp_beian: string;
-  ga_beian: string;
-  register_tips: string;
-  support_email_suffix: string[];
-  carousel1_title: string;
-  carousels1: CarouselItem[];
-  carousel2_title: string;
-  carousels2: CarouselItem[];
-  announcement_title: string;
-  announcement_more_url: string;
-  announcements: AnnouncementItem[];
-  document_title: string;
-  document_more_url: string;
-  documents: DocumentItem[];
-}
+/** The public identity of a site: the fields of its config anyone may see (no mail server, no grant). */
+export const PUBLIC_SITE_FIELDS = [
+  'domain',
+  'title',
+  'logo',
+  'favicon',
+  'avatar',
+  'bg_img',
+  'copyright',
+  'jump_url',
+  'keywords',
+  'description',
+  'icp_beian',
+  'ga_beian',
+  'register_tips',
+  'support_email_suffix',
+  'carousel1_title',
+  'carousels1',
+  'carousel2_title',
+  'carousels2',
+  'announcement_title',
+  'announcement_more_url',
+  'announcements',
+  'document_title',
+  'document_more_url',
+  'documents',
+] as const;
+export type PublicSiteConfig = Pick<SiteConfigFields, (typeof PUBLIC_SITE_FIELDS)[number]>;
 
-/** SPEC §9: what the console shows when no site config matches the domain. */
+/** docs/SPEC.md §9: what the console shows when no site config matches the domain. */
 export const DEFAULT_SITE: PublicSiteConfig = {
   domain: '',
   title: '智元 Fast API',

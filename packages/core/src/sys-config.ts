@@ -1,8 +1,8 @@
-// System config sections and defaults (SPEC §3, reference §3.10). Stored per section; the defaults
+// System config sections and defaults (docs/SPEC.md §3.15, docs/ORIGINAL-API.md §3.10). Stored per section; the defaults
 // here fill whatever a stored section lacks.
 import { z } from 'zod';
 
-export interface LoginSection {
+interface LoginSection {
   account_login: boolean;
   email_login: boolean;
   email_register: boolean;
@@ -11,7 +11,7 @@ export interface LoginSection {
   session_expire: number;
 }
 
-export interface EmailSection {
+interface EmailSection {
   open: boolean;
   host: string;
   port: number;
@@ -20,7 +20,7 @@ export interface EmailSection {
   from_name: string;
 }
 
-/** Gateway behaviour (reference §3.10 `base`, `http`). */
+/** Gateway behaviour (docs/ORIGINAL-API.md §3.10 `base`, `http`). */
 export interface BaseSection {
   /** Retries after a failed attempt: N > 0 at most N, 0 none, N < 0 every candidate key once. */
   err_retry: number;
@@ -57,7 +57,7 @@ export interface AutoEnableSection {
   enable_errors: AutoEnableRule[];
 }
 
-export interface LogSection {
+interface LogSection {
   open: boolean;
   /** What a call log keeps besides its figures: prompt, completion, messages. */
   chat_records: string[];
@@ -67,8 +67,8 @@ export interface LogSection {
   response_reserve: number;
 }
 
-/** Statistics job (reference §3.10 `statistics`): `limit` caps the rows one statistics query reads. */
-export interface StatisticsSection {
+/** Statistics job (docs/ORIGINAL-API.md §3.10 `statistics`): `limit` caps the rows one statistics query reads. */
+interface StatisticsSection {
   open: boolean;
   cron: string;
   /** Rows per statistics query; 10000 or less is advisable. */
@@ -77,17 +77,17 @@ export interface StatisticsSection {
 }
 
 /** Background tasks (quota, notice, cleanup jobs): minutes a worker holds a task's lock. */
-export interface TaskSection {
+interface TaskSection {
   lock_minutes: number;
 }
 
 /** Digital-human tasks: minutes before a running task counts as failed (0 = no timeout). */
-export interface DigitalHumanSection {
+interface DigitalHumanSection {
   task_timeout: number;
 }
 
 /** Sign-in and code-sending limits (per client IP and per account); 0 = no limit. */
-export interface SignInLimitsSection {
+interface SignInLimitsSection {
   ip_per_minute: number;
   ip_per_day: number;
   account_per_minute: number;
@@ -96,7 +96,7 @@ export interface SignInLimitsSection {
 }
 
 /** Two-factor sign-in policy (auth/two-factor.ts). */
-export interface TwoFactorSection {
+interface TwoFactorSection {
   /** Admins and resellers must enrol TOTP; until they do, only the enrolment screens answer. */
   required: boolean;
 }
@@ -107,14 +107,14 @@ export interface TwoFactorSection {
  * always. The upload quota holds per reseller (admins are not limited): files and megabytes kept;
  * 0 = no limit.
  */
-export interface SitesSection {
+interface SitesSection {
   reserved_hosts: string[];
   upload_max_files: number;
   upload_max_mb: number;
 }
 
 /** The audit log (server audit/record.ts): days its rows are kept; 0 = forever. */
-export interface AuditLogSection {
+interface AuditLogSection {
   audit_reserve: number;
 }
 
@@ -180,7 +180,7 @@ export const SYS_CONFIG_SECTIONS = Object.keys(SYS_CONFIG_DEFAULTS) as SysConfig
 /** Sections with an `open` switch (`POST /sys/config/change/status`). */
 export const SWITCHABLE_SECTIONS = SYS_CONFIG_SECTIONS.filter((s) => 'open' in SYS_CONFIG_DEFAULTS[s]);
 
-/** The console's system config tabs (SPEC §2): "all" shows every section. */
+/** The console's system config tabs (docs/SPEC.md §2.4): "all" shows every section. */
 export const SYS_CONFIG_TABS = {
   global: ['user_login_register', 'reseller_login_register', 'admin_login', 'email'],
   general: ['base', 'log', 'statistics'],
@@ -193,7 +193,7 @@ export const SYS_CONFIG_TABS = {
 /** A reserved host: a hostname, optionally `*.` before it for all its subdomains. */
 const RESERVED_HOST = /^(\*\.)?(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
-// Validation of `POST /sys/config/update` (reference §3.10): one schema per section; an update may
+// Validation of `POST /sys/config/update` (docs/ORIGINAL-API.md §3.10): one schema per section; an update may
 // carry part of a section (the rest keeps its stored value).
 const errorText = z.string().trim().min(1).max(500);
 const cronField = z.string().trim().min(1).max(100);
@@ -268,7 +268,6 @@ export const sysSectionSchemas = {
 } as const satisfies { [S in SysConfigSection]: z.ZodType<SysConfig[S]> };
 
 const sectionAction = z.enum(SYS_CONFIG_SECTIONS as [SysConfigSection, ...SysConfigSection[]]);
-export const sysConfigActionSchema = z.object({ action: sectionAction });
 export const sysConfigStatusSchema = z.object({ action: sectionAction, open: z.boolean() });
 export const sysConfigRefreshSchema = z.object({ action: z.literal('refresh_api_cache') });
 

@@ -1,10 +1,12 @@
-// App key (reference §3.3): the credential a gateway client presents. Created in two calls:
+// App key (docs/ORIGINAL-API.md §3.3): the credential a gateway client presents. Created in two calls:
 // `/app/create/key` generates a value, `/app/key/config` stores it with its limits.
 import { z } from 'zod';
 import { idField, statusField, remarkField } from '../schemas/common';
 import { expiresAtField, idListField, ipListField, ownerIdField, quotaField } from '../schemas/usage-limits';
 import { keyFilterSchema, type KeyType } from './provider-key';
 import { rateLimitsSchema } from './catalogue';
+import { LIMIT_VIRTUAL, limitColumns } from './limit-columns';
+import { defineResource, type Fields } from '../resource';
 
 export const APP_KEY_PATHS = {
   generate: '/app/create/key',
@@ -13,11 +15,11 @@ export const APP_KEY_PATHS = {
   export: '/app/key/export',
 } as const;
 
-/** The original's default `secret_key_prefix` and key length (reference §3.3). */
+/** The original's default `secret_key_prefix` and key length (docs/ORIGINAL-API.md §3.3). */
 export const APP_KEY_PREFIX = 'sk-FastAPI';
-export const APP_KEY_LENGTH = 51;
+const APP_KEY_LENGTH = 51;
 /** Generated keys only: prefix + letters and digits, so a guessed or pasted value cannot be stored. */
-export const appKeyField = z
+const appKeyField = z
   .string()
   .trim()
   .regex(new RegExp(`^${APP_KEY_PREFIX}[A-Za-z0-9]{${APP_KEY_LENGTH - APP_KEY_PREFIX.length}}$`), 'key.format');
@@ -25,11 +27,8 @@ export const appKeyField = z
 /** 1: expires at `quota_expires_at`; 2: `quota_expires_minutes` after the first call. */
 export const QuotaExpiresRule = { Fixed: 1, Duration: 2 } as const;
 
-/**
- * The settings of a key. All optional, so batch updates change only what they name; a new key takes
- * `APP_KEY_DEFAULTS` for the rest (zod would apply `.default()` even inside `.partial()`).
- */
-export const appKeySettingsSchema = z.object({
+/** The settings of a key. */
+const appKeyFields = z.object({
   models: idListField,
   is_limit_quota: z.boolean(),
   quota: quotaField,
@@ -43,7 +42,17 @@ export const appKeySettingsSchema = z.object({
   rate_limits: rateLimitsSchema.partial(),
   remark: remarkField,
   status: statusField,
-}).partial();
+});
+
+/** The app key resource: its limits are stored like an app's (limit-columns.ts). */
+export const appKeyResource = defineResource({ prefix: '/app/key', fields: appKeyFields, columns: limitColumns, virtual: LIMIT_VIRTUAL });
+export type AppKeyFields = Fields<typeof appKeyResource>;
+
+/**
+ * All optional, so batch updates change only what they name; a new key takes `APP_KEY_DEFAULTS` for
+ * the rest (zod would apply `.default()` even inside `.partial()`).
+ */
+const appKeySettingsSchema = appKeyFields.partial();
 export type AppKeySettings = z.infer<typeof appKeySettingsSchema>;
 
 export const APP_KEY_DEFAULTS: Required<AppKeySettings> = {
@@ -75,7 +84,7 @@ export const appKeyConfigSchema = appKeySettingsSchema.extend({
 /** `query_params` of the `all-*` actions: the key page's filters. */
 const queryParams = keyFilterSchema.omit({ type: true }).prefault({});
 
-/** `/app/key/batch/operate` payloads per action (reference §2.8). */
+/** `/app/key/batch/operate` payloads per action (docs/ORIGINAL-API.md §2.8). */
 export const appKeyBatchSchemas = {
   create: appKeySettingsSchema.extend({ app_id: ownerIdField, user_id: ownerIdField.optional(), n: z.number().int().min(1).max(1000) }),
   update: appKeySettingsSchema.extend({ ids: z.array(idField).min(1).max(1000) }),
@@ -94,7 +103,8 @@ export const appKeyExportSchema = z.object({
   app_id: ownerIdField.optional(),
 });
 
-export interface AppKey {
+/** An app key on the wire: its settings, the names they refer to, what it used and the record times. */
+export type AppKey = AppKeyFields & {
   id: string;
   type: typeof KeyType.App;
   user_id: number;
@@ -102,21 +112,9 @@ export interface AppKey {
   app_name: string;
   /** Masked in pages; full in detail for whoever may see the key. */
   key: string;
-  models: string[];
   model_names: string[];
-  is_limit_quota: boolean;
-  quota: number;
-  used_quota: number;
-  quota_expires_rule: number;
-  quota_expires_at: string;
-  quota_expires_minutes: number;
-  is_bind_group: boolean;
-  group: string;
   group_name: string;
-  ip_whitelist: string[];
-  ip_blacklist: string[];
-  remark: string;
-  status: number;
+  used_quota: number;
   created_at: string;
   updated_at: string;
-}
+};

@@ -1,13 +1,15 @@
-// App (reference §3.2): a user's client application. Its keys call the gateway; the app's models,
+// App (docs/ORIGINAL-API.md §3.2): a user's client application. Its keys call the gateway; the app's models,
 // group, quota, expiry and IP lists apply to every one of them.
 import { z } from 'zod';
 import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField, idListField, idsFilter, ipListField, ownerIdField, ownerIdFilter, quotaField } from '../schemas/usage-limits';
 import { rateLimitsSchema } from './catalogue';
+import { LIMIT_VIRTUAL, limitColumns } from './limit-columns';
+import { defineResource, type Fields } from '../resource';
 
 export const APP_PREFIX = '/app';
 
-const appFields = {
+const appBase = z.object({
   name: name100,
   remark: remarkField.default(''),
   /** Empty = no app-level restriction (user and group permissions still apply). */
@@ -18,20 +20,26 @@ const appFields = {
   is_limit_quota: z.boolean().default(false),
   quota: quotaField.default(0),
   quota_expires_at: expiresAtField.default(''),
+  /** Newline strings or arrays on input, arrays on output. */
   ip_whitelist: ipListField.default([]),
   ip_blacklist: ipListField.default([]),
+  /** Absent = keep the stored limits. */
   rate_limits: rateLimitsSchema.partial().optional(),
   status: statusField.default(1),
-};
+});
+
+/** The app resource: the limits it shares with app keys are stored alike (limit-columns.ts). */
+export const appResource = defineResource({ prefix: APP_PREFIX, fields: appBase, columns: limitColumns, virtual: LIMIT_VIRTUAL });
+export type AppFields = Fields<typeof appResource>;
 
 export const appCreateSchema = z.object({
   /** Admins and resellers must name the owner; a user's own id is implied. */
   user_id: ownerIdField.optional(),
-  ...appFields,
+  ...appBase.shape,
   /** Also generate the app's first key (returned once as `key`). */
   is_create_key: z.boolean().default(false),
 });
-export const appUpdateSchema = z.object({ id: idField, ...appFields });
+export const appUpdateSchema = z.object({ id: idField, ...appBase.shape });
 
 export const appPageSchema = pageSchema.extend({
   user_id: ownerIdFilter,
@@ -45,28 +53,17 @@ export const appPageSchema = pageSchema.extend({
   quota_expires_at: dateRangeFilter,
 });
 
-export interface App {
+/** An app on the wire: its fields, the names they refer to, what it used and the record times. */
+export type App = AppFields & {
   id: string;
   app_id: number;
   user_id: number;
-  name: string;
-  remark: string;
-  models: string[];
   model_names: string[];
-  is_bind_group: boolean;
-  group: string;
   group_name: string;
-  is_limit_quota: boolean;
-  quota: number;
   used_quota: number;
-  quota_expires_at: string;
-  /** Arrays on output, newline strings on input (reference §3.2). */
-  ip_whitelist: string[];
-  ip_blacklist: string[];
-  status: number;
   created_at: string;
   updated_at: string;
-}
+};
 
 /** `GET /app/list`: picker rows. */
 export interface AppOption {

@@ -10,7 +10,7 @@ export const AUDIT_EXPORT_FILE = '审计日志.xlsx';
 export const AUDIT_KINDS = ['write', 'reveal', 'export', 'sign_in', 'sign_out', 'sign_in_failed'] as const;
 export type AuditKindValue = (typeof AUDIT_KINDS)[number];
 
-export const auditFilterSchema = z.object({
+const auditFilterSchema = z.object({
   /** "YYYY-MM-DD HH:mm:ss" pair (a bare date is a whole day). */
   created_at: dateRangeFilter,
   kind: z.union([z.enum(AUDIT_KINDS), z.literal('')]).optional().transform((v) => v || undefined),

@@ -10,11 +10,10 @@ export const MODEL_AGENT_BREAKERS = `${MODEL_AGENT_PREFIX}/breakers`;
 /** One real request through one key (recorded in the audit log). */
 export const MODEL_AGENT_KEY_TEST = `${MODEL_AGENT_PREFIX}/key/test`;
 
-export const BREAKER_STATES = ['closed', 'open', 'half_open'] as const;
-export type BreakerState = (typeof BREAKER_STATES)[number];
+export type BreakerState = 'closed' | 'open' | 'half_open';
 
 /** At most one page of keys (the list's largest page size) and their agents. */
-export const BREAKER_QUERY_MAX = 500;
+const BREAKER_QUERY_MAX = 500;
 
 export const breakerQuerySchema = z.object({
   // `ids=a,b` or `ids=a&ids=b` (an array, as a repeated query parameter or a JSON client sends it).

@@ -1,4 +1,4 @@
-// Call logs (SPEC §2 log screens, §3 call-log fields; reference §1.6, §3.14): one row per upstream
+// Call logs (docs/SPEC.md §2.4 log screens, §3.12 call-log fields; docs/ORIGINAL-API.md §1.6, §3.14): one row per upstream
 // attempt; a request's attempts share a trace id. Money is always quota units on our wire.
 import { z } from 'zod';
 import { dateRangeFilter, idField, pageSchema } from '../schemas/common';
@@ -21,7 +21,7 @@ export const LOG_KIND_TYPES: Record<LogKind, readonly number[]> = {
 /** `/log/<kind>/page|detail|copy/field|export|batch/operate` (export and batch for every kind; batch admin only). */
 export const logPath = (kind: LogKind, verb: 'page' | 'detail' | 'copy/field' | 'export' | 'batch/operate') => `/log/${kind}/${verb}`;
 
-/** SPEC §4 call status; -100 as a filter = anything but success. */
+/** docs/SPEC.md §4.3 call status; -100 as a filter = anything but success. */
 export const LogStatus = { Success: 1, Aborted: 2, Retry: 3, Failed: -1, Abnormal: -100 } as const;
 export const LOG_STATUSES = [1, 2, 3, -1] as const;
 const logStatusFilter = z
@@ -50,17 +50,16 @@ export const logFilterSchema = z.object({
 export type LogFilter = z.infer<typeof logFilterSchema>;
 
 export const logPageSchema = pageSchema.extend(logFilterSchema.shape);
-export type LogPageInput = z.infer<typeof logPageSchema>;
 
 /**
- * Export: `ids` win; otherwise the filter applies and, for the chat log (SPEC §2), both ends of
+ * Export: `ids` win; otherwise the filter applies and, for the chat log (docs/SPEC.md §2.4), both ends of
  * `req_time` and a result (`status`) are required. Ranges longer than the statistics query limit's
  * days (see LOG_EXPORT_MAX_DAYS) are refused.
  */
 export const logExportSchema = logFilterSchema.extend({ ids: idListField.optional() });
 export const LOG_EXPORT_MAX_DAYS = 93;
 
-/** reference §2.9: export file names per kind, Chinese whatever the UI language. */
+/** docs/ORIGINAL-API.md §2.9: export file names per kind, Chinese whatever the UI language. */
 export const LOG_EXPORT_FILES: Record<LogKind, string> = {
   chat: '聊天日志.xlsx',
   image: '绘图日志.xlsx',
@@ -85,7 +84,7 @@ export type LogBatchInput = z.infer<typeof logBatchSchema>;
 /** `copy/field`: `creator` is the app key (owner, its reseller, admins); `key` the provider key (admin). */
 export const logCopyFieldSchema = z.object({ id: idField, field: z.enum(['key', 'creator']) });
 
-/** A list row (reference §3.14 trimmed row; our names per SPEC §3). */
+/** A list row (docs/ORIGINAL-API.md §3.14 trimmed row; our names per docs/SPEC.md §3.12). */
 export interface CallLogRow {
   id: string;
   trace_id: string;

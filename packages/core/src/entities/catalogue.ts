@@ -1,5 +1,6 @@
-// Enums and payload pieces shared by models, model agents and groups (SPEC §3, reference §3.5–§3.8).
+// Enums and payload pieces shared by models, model agents and groups (docs/SPEC.md §3, docs/ORIGINAL-API.md §3.5–§3.8).
 import { z } from 'zod';
+import { parseJson, type Codec } from '../resource';
 import { idField } from '../schemas/common';
 import { quotaField } from '../schemas/usage-limits';
 
@@ -7,14 +8,14 @@ import { quotaField } from '../schemas/usage-limits';
 export const LbStrategy = { RoundRobin: 1, Weight: 2 } as const;
 export const lbStrategyField = z.union([z.literal(LbStrategy.RoundRobin), z.literal(LbStrategy.Weight)]);
 
-/** Forwarding rules (gateway-semantics §1.4); UsedQuota exists on groups only. */
+/** Forwarding rules (docs/ORIGINAL-GATEWAY.md §1.4); UsedQuota exists on groups only. */
 export const ForwardRule = { All: 1, Keywords: 2, ContentLength: 3, UsedQuota: 4 } as const;
 /** Keyword matching: 1 smart (a decision model picks), 2 regex. */
 export const MatchRule = { Smart: 1, Regex: 2 } as const;
 
-/** Id lists (models, groups, agents); absent = [] (reference §2.1). */
+/** Id lists (models, groups, agents); absent = [] (docs/ORIGINAL-API.md §2.1). */
 export const idList = z.array(idField).max(5000).default([]);
-/** Weights of agents and groups: 1 to 100 (SPEC §5). */
+/** Weights of agents and groups: 1 to 100 (docs/SPEC.md §5). */
 export const weightField = z.number().int().min(1).max(100);
 
 const modelRef = z.string().trim().max(32).default('');
@@ -49,6 +50,15 @@ export const forwardConfigSchema = z
   });
 export type ForwardConfig = z.infer<typeof forwardConfigSchema>;
 
+/** A forward config's column: `{}` when none is set, and anything without a rule reads as none. */
+export const forwardColumn: Codec<ForwardConfig | undefined, string> = {
+  encode: (f) => JSON.stringify(f ?? {}),
+  decode: (s) => {
+    const f = parseJson<Partial<ForwardConfig>>(s, {});
+    return f.forward_rule === undefined ? undefined : (f as ForwardConfig);
+  },
+};
+
 /** Response form: the input plus the names of the models it refers to. */
 export interface ForwardConfigWire extends ForwardConfig {
   target_model_name: string;
@@ -57,9 +67,18 @@ export interface ForwardConfigWire extends ForwardConfig {
 }
 
 /**
- * Rate limits of app keys, apps, users, groups and VIP levels: 0 or absent = unlimited (SPEC §3, §5).
+ * Rate limits of app keys, apps, users, groups and VIP levels: 0 or absent = unlimited (docs/SPEC.md §3.13, §5).
  * r*: requests, t*: tokens, i*: requests per client IP; per second, minute and day.
  */
 const limit = z.number().int().min(0).max(1_000_000_000).default(0);
 export const rateLimitsSchema = z.object({ rps: limit, rpm: limit, rpd: limit, tps: limit, tpm: limit, tpd: limit, ips: limit, ipm: limit, ipd: limit });
 export type RateLimits = z.infer<typeof rateLimitsSchema>;
+
+/** Rate limits' column: JSON text; a limit the row lacks (rows of older versions) or cannot hold reads as 0, unlimited. */
+export const rateLimitsColumn: Codec<RateLimits, string> = {
+  encode: (r) => JSON.stringify(r ?? rateLimitsSchema.parse({})),
+  decode: (s) => {
+    const r = rateLimitsSchema.safeParse(parseJson<unknown>(s, {}));
+    return r.success ? r.data : rateLimitsSchema.parse({});
+  },
+};

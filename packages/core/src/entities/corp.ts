@@ -1,20 +1,45 @@
-// Corp: an upstream vendor; its code picks the gateway's protocol adapter (reference §3.7).
+// Corp: an upstream vendor; its code picks the gateway's protocol adapter (docs/ORIGINAL-API.md §3.7).
 import { z } from 'zod';
+import type { ProviderFamily } from '../constants';
+import { defineResource, flag, type Fields } from '../resource';
 import { boolFilter, dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 
 export const CORP_PREFIX = '/corp';
 
-/** Codes with a protocol of their own; any other code speaks the OpenAI protocol. */
+/** The codes the console offers; a corp may carry any other code, which speaks the OpenAI protocol. */
 export const CORP_CODES = ['OpenAI', 'Azure', 'Anthropic', 'Google', 'DeepSeek', 'Baidu', 'Aliyun', 'ZhipuAI', 'Xfyun', 'Moonshot', 'Midjourney', 'Other'] as const;
+type CorpCode = (typeof CORP_CODES)[number];
 
-export const corpCreateSchema = z.object({
-  name: name100,
-  code: name100,
-  sort: z.number().int().min(0).max(1_000_000).optional(),
-  is_public: z.boolean().default(false),
-  remark: remarkField.default(''),
-  status: statusField.default(1),
+/** Codes are typed by hand, so they compare trimmed and case-insensitively. */
+const sameCode = (code: string | undefined, name: string): boolean => (code ?? '').trim().toLowerCase() === name.toLowerCase();
+
+/** Whether a corp's code is the named one. */
+export const isCorpCode = (code: string | undefined, which: CorpCode): boolean => sameCode(code, which);
+
+/** The protocol family a corp's code picks; 'Claude' and 'Gemini' are accepted for Anthropic and Google. */
+export function familyOfCorpCode(code: string): ProviderFamily {
+  if (isCorpCode(code, 'Azure')) return 'azure';
+  if (isCorpCode(code, 'Anthropic') || sameCode(code, 'Claude')) return 'anthropic';
+  if (isCorpCode(code, 'Google') || sameCode(code, 'Gemini')) return 'gemini';
+  return 'openai';
+}
+
+export const corpResource = defineResource({
+  prefix: CORP_PREFIX,
+  fields: z.object({
+    name: name100,
+    code: name100,
+    /** 0 or absent = after the last one (console/corp.ts). */
+    sort: z.number().int().min(0).max(1_000_000).optional(),
+    is_public: z.boolean().default(false),
+    remark: remarkField.default(''),
+    status: statusField.default(1),
+  }),
+  columns: { is_public: flag },
 });
+type CorpFields = Fields<typeof corpResource>;
+
+export const corpCreateSchema = corpResource.fields;
 export const corpUpdateSchema = corpCreateSchema.extend({ id: idField });
 export const corpPageSchema = pageSchema.extend({
   name: textFilter,
@@ -25,14 +50,5 @@ export const corpPageSchema = pageSchema.extend({
   updated_at: dateRangeFilter,
 });
 
-export interface Corp {
-  id: string;
-  name: string;
-  code: string;
-  sort: number;
-  is_public: boolean;
-  remark: string;
-  status: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A corp on the wire: its fields (with the sort it was given), and the record times. */
+export type Corp = { id: string } & Omit<CorpFields, 'sort'> & { sort: number; created_at: string; updated_at: string };

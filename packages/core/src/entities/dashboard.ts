@@ -1,4 +1,4 @@
-// Dashboard workplace (reference §1.4). Everything is scoped by role (user: own; reseller: its users
+// Dashboard workplace (docs/ORIGINAL-API.md §1.4). Everything is scoped by role (user: own; reseller: its users
 // and itself; admin: all) and read from the daily statistics, except the live per-second/minute rates.
 import { z } from 'zod';
 
@@ -16,7 +16,7 @@ export const DASHBOARD_PER_MINUTE = '/dashboard/per/minute';
 export const TREND_DAYS = [7, 15, 30] as const;
 export const TOP_DAYS = [1, 7, 15, 30] as const;
 export const daysParamSchema = z.object({ days: z.coerce.number().int().refine((d) => (TREND_DAYS as readonly number[]).includes(d) || d === 1, 'days: 1, 7, 15 or 30') });
-export const TOP_TYPES = ['user', 'app', 'app_key', 'model'] as const;
+const TOP_TYPES = ['user', 'app', 'app_key', 'model'] as const;
 export type TopType = (typeof TOP_TYPES)[number];
 export const topQuerySchema = z.object({
   days: z.coerce.number().int().refine((d) => (TOP_DAYS as readonly number[]).includes(d), 'days: 1, 7, 15 or 30').default(1),
@@ -73,7 +73,7 @@ export interface ModelPercent {
 }
 
 /** One day of a reseller's margin, quota units; gaps are zero-filled. */
-export interface MarginPoint {
+interface MarginPoint {
   /** "MM-DD". */
   date: string;
   /** What its users paid. */

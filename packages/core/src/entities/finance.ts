@@ -1,4 +1,4 @@
-// Bills (reference §1.5, §3.12; SPEC §3 Bill): daily per-user statistics built from the call logs.
+// Bills (docs/ORIGINAL-API.md §1.5, §3.12; docs/SPEC.md §3.10 Bill): daily per-user statistics built from the call logs.
 import { z } from 'zod';
 import { idField, pageSchema } from '../schemas/common';
 import { idListField, ownerIdFilter } from '../schemas/usage-limits';
@@ -15,9 +15,8 @@ export const billPageSchema = pageSchema.extend({
   user_id: ownerIdFilter,
   stat_date: z.array(statDate).length(2).optional(),
 });
-export type BillPageInput = z.infer<typeof billPageSchema>;
 export const billDetailSchema = z.object({ id: idField });
-/** `ids` win over the range; without ids the bill date range is required (SPEC §2). */
+/** `ids` win over the range; without ids the bill date range is required (docs/SPEC.md §2.4). */
 export const billExportSchema = z.object({ ids: idListField.optional(), stat_date: z.array(statDate).length(2).optional(), user_id: ownerIdFilter });
 
 interface Measures {

@@ -1,14 +1,15 @@
-// Group: a set of models sold at a discount, with limits and routing (reference §3.8, SPEC §3).
+// Group: a set of models sold at a discount, with limits and routing (docs/ORIGINAL-API.md §3.8, docs/SPEC.md §3.6).
 import { z } from 'zod';
 import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField, idsFilter, quotaField } from '../schemas/usage-limits';
-import { forwardConfigSchema, idList, lbStrategyField, LbStrategy, rateLimitsSchema, weightField, type ForwardConfigWire, type RateLimits } from './catalogue';
+import { defineResource, flag, ids, type Fields } from '../resource';
+import { forwardColumn, forwardConfigSchema, idList, lbStrategyField, LbStrategy, rateLimitsColumn, rateLimitsSchema, weightField, type ForwardConfigWire } from './catalogue';
 
 export const GROUP_PREFIX = '/group';
 
 const groupBase = z.object({
   name: name100,
-  /** Percent paid, 0–100 with decimals (80 = pay 80 %); responses give the fraction (reference §2.10). */
+  /** Percent paid, 0–100 with decimals (80 = pay 80 %); responses give the fraction (docs/ORIGINAL-API.md §2.10). */
   discount: z.number().min(0).max(100),
   models: idList,
   is_default: z.boolean().default(false),
@@ -29,13 +30,35 @@ const groupBase = z.object({
   status: statusField.default(1),
 });
 
+/**
+ * The group resource. The discount and the expiry are stored in other units (basis points, epoch ms in
+ * the configured zone: server console/group-wire.ts), so they are not its columns as typed.
+ */
+export const groupResource = defineResource({
+  prefix: GROUP_PREFIX,
+  fields: groupBase,
+  columns: {
+    models: ids,
+    is_default: flag,
+    is_public: flag,
+    vip_levels: ids,
+    is_limit_quota: flag,
+    rate_limits: rateLimitsColumn,
+    is_enable_model_agent: flag,
+    model_agents: ids,
+    is_enable_forward: flag,
+    forward_config: forwardColumn,
+  },
+  virtual: ['discount', 'expires_at'],
+});
+type GroupFields = Fields<typeof groupResource>;
+
 const complete = <S extends z.ZodType<z.infer<typeof groupBase>>>(s: S) =>
   s.refine((g) => !g.is_enable_forward || g.forward_config, { path: ['forward_config'], message: 'required' });
 
 export const groupCreateSchema = complete(groupBase);
 export type GroupCreate = z.infer<typeof groupCreateSchema>;
 export const groupUpdateSchema = complete(groupBase.extend({ id: idField }));
-export type GroupUpdate = z.infer<typeof groupUpdateSchema>;
 
 export const groupExpireSchema = z.object({ id: idField, expires_at: expiresAtField.default('') });
 
@@ -45,7 +68,7 @@ export const groupPageSchema = pageSchema.extend({
   model_agents: idsFilter,
   remark: textFilter,
   status: statusFilter,
-  /** Quirk kept from the original (reference §2.5): this range filters `expires_at`. */
+  /** Quirk kept from the original (docs/ORIGINAL-API.md §2.5): this range filters `expires_at`. */
   created_at: dateRangeFilter,
   /** Reseller: true = only the groups it owns (its group management page); absent = everything it sees. */
   owned: z.boolean().optional(),
@@ -55,34 +78,18 @@ export const groupPageSchema = pageSchema.extend({
 export const discountToBp = (percent: number) => Math.round(percent * 100);
 export const bpToFraction = (bp: number) => bp / 10_000;
 
-export interface GroupListItem {
-  id: string;
-  name: string;
-  discount: number;
-  is_default: boolean;
-  status: number;
-}
+/** A row of `GET /group/list`: the discount as the fraction paid. */
+export type GroupListItem = { id: string } & Pick<GroupFields, 'name' | 'discount' | 'is_default' | 'status'>;
 
-export interface Group extends GroupListItem {
-  /** Owner: 0 = admin; else the reseller's user_id. */
-  user_id: number;
-  models: string[];
-  model_names: string[];
-  is_public: boolean;
-  vip_levels: string[];
-  weight: number;
-  expires_at: string;
-  remark: string;
-  is_limit_quota: boolean;
-  quota: number;
-  used_quota: number;
-  rate_limits: RateLimits;
-  is_enable_model_agent: boolean;
-  lb_strategy: number;
-  model_agents: string[];
-  model_agent_names: string[];
-  is_enable_forward: boolean;
-  forward_config: ForwardConfigWire | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A group on the wire: its fields (discount as the fraction paid, expiry as a time or ''), its owner, usage, the names it refers to and times. */
+export type Group = GroupListItem &
+  Omit<GroupFields, 'forward_config'> & {
+    /** Owner: 0 = admin; else the reseller's user_id. */
+    user_id: number;
+    model_names: string[];
+    used_quota: number;
+    model_agent_names: string[];
+    forward_config: ForwardConfigWire | null;
+    created_at: string;
+    updated_at: string;
+  };

@@ -1,8 +1,9 @@
-// License: what an installation may run (users, apps, nodes, expiry), signed with Ed25519 (SPEC §3 "License").
+// License: what an installation may run (users, apps, nodes, expiry), signed with Ed25519 (docs/SPEC.md §3.8 "License").
 import { z } from 'zod';
 import { INT4_MAX, boolFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField } from '../schemas/usage-limits';
 import { emailField } from '../schemas/fields';
+import { defineResource, flag, json, type Fields } from '../resource';
 
 export const LICENSE_PREFIX = '/license';
 export const LICENSE_INFO_PATH = '/sys/license/info';
@@ -11,7 +12,7 @@ export const LICENSE_INSTALL_PATH = '/sys/license/install';
 /** 1 trial, 2 commercial. */
 export const LicenseType = { Trial: 1, Commercial: 2 } as const;
 
-export const licenseNodeSchema = z.object({
+const licenseNodeSchema = z.object({
   ip: z.string().trim().max(64).default(''),
   mac: z.string().trim().max(64).default(''),
   node_id: z.string().trim().max(128).default(''),
@@ -37,6 +38,15 @@ const licenseBase = z.object({
   status: statusField.default(1),
 });
 
+/** The license resource. Its expiry is stored as epoch ms (the server converts it in its time zone); the signature is the server's. */
+export const licenseResource = defineResource({
+  prefix: LICENSE_PREFIX,
+  fields: licenseBase,
+  columns: { is_node_visible: flag, nodes: json<LicenseNode[]>(() => []) },
+  virtual: ['expires_at'],
+});
+export type LicenseFields = Fields<typeof licenseResource>;
+
 export const licenseCreateSchema = licenseBase;
 export type LicenseCreate = z.infer<typeof licenseCreateSchema>;
 export const licenseUpdateSchema = licenseBase.extend({ id: idField });
@@ -45,27 +55,16 @@ export const licensePageSchema = pageSchema.extend({ name: textFilter, email: te
 /** The secret key: at least a prefix, a payload and a signature; the server says "must be complete" otherwise. */
 export const licenseInstallSchema = z.object({ secret_key: z.string().trim().min(1).max(20_000) });
 
-export interface License {
+/** An issued license on the wire: its fields, its signature and the record times. */
+export type License = LicenseFields & {
   id: string;
-  name: string;
-  email: string;
-  phone: string;
-  type: number;
-  node: number;
-  user_count: number;
-  app_count: number;
-  expires_at: string;
-  is_node_visible: boolean;
-  remark: string;
-  nodes: LicenseNode[];
   /** base64url Ed25519 signature of the canonical payload. */
   sign: string;
   /** The encoded license an installation pastes into license info. */
   secret_key: string;
-  status: number;
   created_at: string;
   updated_at: string;
-}
+};
 
 /** License state: none installed (no limits), or installed and valid, expired, invalid or exceeded. */
 export type LicenseState = 'none' | 'valid' | 'expired' | 'invalid' | 'exceeded';

@@ -1,7 +1,8 @@
-// Model agent: an upstream endpoint with its own keys, serving some models (reference §3.6, SPEC §3).
+// Model agent: an upstream endpoint with its own keys, serving some models (docs/ORIGINAL-API.md §3.6, docs/SPEC.md §3.5).
 import { z } from 'zod';
 import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { idsFilter } from '../schemas/usage-limits';
+import { defineResource, flag, ids, type Codec, type Fields } from '../resource';
 import { idList, lbStrategyField, LbStrategy, weightField } from './catalogue';
 import { KEY_LINE } from './provider-key';
 
@@ -9,13 +10,13 @@ export const MODEL_AGENT_PREFIX = '/model/agent';
 /** The explicit reveal of one bound key (recorded in the audit log); detail and edit only show masks. */
 export const MODEL_AGENT_KEY_REVEAL = `${MODEL_AGENT_PREFIX}/key/reveal`;
 
-/** Newline-separated keys (reference §5.11) → the distinct non-empty lines. */
+/** Newline-separated keys (docs/ORIGINAL-API.md §5.8) → the distinct non-empty lines. */
 export function splitKeys(text: string): string[] {
   return [...new Set(text.split(/\r?\n/).map((k) => k.trim()).filter(Boolean))];
 }
 
 /**
- * The `key` field: several keys, one per line, each of SPEC §5's format; "" = no keys. On update these
+ * The `key` field: several keys, one per line, each of docs/SPEC.md §5's format; "" = no keys. On update these
  * are the keys to add; a line equal to the mask of a bound key (what detail answers) keeps that key.
  */
 export const providerKeysField = z
@@ -35,6 +36,9 @@ const modelName = z.string().trim().min(1).max(100);
 export const WIRE_APIS = ['chat', 'responses'] as const;
 export type WireApi = (typeof WIRE_APIS)[number];
 
+/** The wire API's column: anything but 'responses' (rows older than the field) reads as 'chat'. */
+const wireApiColumn: Codec<WireApi, string> = { encode: (w) => w, decode: (s) => (s === 'responses' ? 'responses' : 'chat') };
+
 const agentBase = z.object({
   corp: idField,
   name: name100,
@@ -43,20 +47,40 @@ const agentBase = z.object({
   wire_api: z.enum(WIRE_APIS).default('chat'),
   weight: weightField.default(1),
   models: idList,
-  /** Renames on the way upstream: replace_models[i] → target_models[i] (gateway-semantics §1.5). */
+  /** Renames on the way upstream: replace_models[i] → target_models[i] (docs/ORIGINAL-GATEWAY.md §1.5). */
   is_enable_model_replace: z.boolean().default(false),
   replace_models: z.array(modelName).max(500).default([]),
   target_models: z.array(modelName).max(500).default([]),
   is_never_disable: z.boolean().default(false),
   lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin),
   key: providerKeysField,
-  /** Flags given to the keys created from `key` (reference §3.6). */
+  /** Flags given to the keys created from `key` (docs/ORIGINAL-API.md §3.6). */
   is_agents_only: z.boolean().default(true),
   is_never_disable_key: z.boolean().default(false),
   fallback_models: idList,
   remark: remarkField.default(''),
   status: statusField.default(1),
 });
+
+/**
+ * The model agent resource. The keys typed into `key` and their flags are not the agent's columns: they
+ * become provider_keys rows bound to it (server catalogue/agent-keys.ts).
+ */
+export const modelAgentResource = defineResource({
+  prefix: MODEL_AGENT_PREFIX,
+  fields: agentBase,
+  columns: {
+    wire_api: wireApiColumn,
+    models: ids,
+    is_enable_model_replace: flag,
+    replace_models: ids,
+    target_models: ids,
+    is_never_disable: flag,
+    fallback_models: ids,
+  },
+  virtual: ['key', 'is_agents_only', 'is_never_disable_key'],
+});
+type ModelAgentFields = Fields<typeof modelAgentResource>;
 
 const pairs = <S extends z.ZodType<z.infer<typeof agentBase>>>(s: S) =>
   s.refine((a) => a.replace_models.length === a.target_models.length, { path: ['target_models'], message: 'one per replace_models entry' });
@@ -65,7 +89,6 @@ export const modelAgentCreateSchema = pairs(agentBase);
 export type ModelAgentCreate = z.infer<typeof modelAgentCreateSchema>;
 /** `key_ids`: bound keys to keep (by id, from detail's `keys`), so an edit never sends their secrets back. */
 export const modelAgentUpdateSchema = pairs(agentBase.extend({ id: idField, key_ids: z.array(idField).max(5000).default([]) }));
-export type ModelAgentUpdate = z.infer<typeof modelAgentUpdateSchema>;
 
 export const modelAgentKeyRevealSchema = z.object({ id: idField, key_id: idField });
 
@@ -80,12 +103,8 @@ export const modelAgentPageSchema = pageSchema.extend({
   created_at: dateRangeFilter,
 });
 
-export interface ModelAgentListItem {
-  id: string;
-  corp: string;
-  name: string;
-  status: number;
-}
+/** A row of `GET /model/agent/list`. */
+export type ModelAgentListItem = { id: string } & Pick<ModelAgentFields, 'corp' | 'name' | 'status'>;
 
 export interface AgentKey {
   id: string;
@@ -94,33 +113,23 @@ export interface AgentKey {
   status: number;
 }
 
-export interface ModelAgent extends ModelAgentListItem {
-  corp_name: string;
-  base_url: string;
-  path: string;
-  wire_api: WireApi;
-  weight: number;
-  models: string[];
-  model_names: string[];
-  is_enable_model_replace: boolean;
-  replace_models: string[];
-  target_models: string[];
-  is_never_disable: boolean;
-  lb_strategy: number;
-  fallback_models: string[];
-  fallback_model_names: string[];
-  /** Number of provider keys bound to the agent. */
-  key_count: number;
-  /** Detail only: the bound keys' masks, one per line (the full key only through MODEL_AGENT_KEY_REVEAL). */
-  key?: string;
-  /** Detail only: the bound keys, masked, with the ids an update keeps them by. */
-  keys?: AgentKey[];
-  /** Detail only: true when every bound key has the flag (so the form shows what an update keeps). */
-  is_agents_only?: boolean;
-  is_never_disable_key?: boolean;
-  is_auto_disabled: boolean;
-  auto_disabled_reason: string;
-  remark: string;
-  created_at: string;
-  updated_at: string;
-}
+/** An agent on the wire: its stored fields, the names of the records it refers to, its keys' summary, its auto-disable state and times. */
+export type ModelAgent = ModelAgentListItem &
+  Omit<ModelAgentFields, 'key' | 'is_agents_only' | 'is_never_disable_key'> & {
+    corp_name: string;
+    model_names: string[];
+    fallback_model_names: string[];
+    /** Number of provider keys bound to the agent. */
+    key_count: number;
+    /** Detail only: the bound keys' masks, one per line (the full key only through MODEL_AGENT_KEY_REVEAL). */
+    key?: string;
+    /** Detail only: the bound keys, masked, with the ids an update keeps them by. */
+    keys?: AgentKey[];
+    /** Detail only: true when every bound key has the flag (so the form shows what an update keeps). */
+    is_agents_only?: boolean;
+    is_never_disable_key?: boolean;
+    is_auto_disabled: boolean;
+    auto_disabled_reason: string;
+    created_at: string;
+    updated_at: string;
+  };

@@ -1,4 +1,4 @@
-// A model's prices (reference §3.5, SPEC §3). Ratios are quota units per token: the console enters $/1M
+// A model's prices (docs/ORIGINAL-API.md §3.5, docs/SPEC.md §3.4). Ratios are quota units per token: the console enters $/1M
 // tokens and sends price × 0.5 (500000 units = $1); the server stores ratios. Fixed quotas are integer units
 // per call (or per unit where a block says so). All blocks live in models.quotas and are flat on the wire.
 import { z } from 'zod';
@@ -24,7 +24,7 @@ const table = <S extends z.ZodType<{ is_default: boolean }>>(row: S) => z.array(
  * writes included) is longer than `above_tokens` is priced wholly by the highest tier it passes. A ratio
  * left at 0 keeps the block's own; the block's fallbacks (cached → prompt, …) then apply as usual.
  */
-export const contextTierSchema = z.object({
+const contextTierSchema = z.object({
   above_tokens: z.number().int().min(1).max(100_000_000),
   prompt_ratio: ratio,
   completion_ratio: ratio,
@@ -55,7 +55,7 @@ export const textQuotaSchema = z.object({
 export type TextQuota = z.infer<typeof textQuotaSchema>;
 
 export const IMAGE_QUALITIES = ['standard', 'hd', 'low', 'medium', 'high', 'auto'] as const;
-export const imageQuotaSchema = z.object({
+const imageQuotaSchema = z.object({
   billing_method: billingMethod,
   /** Per-image prices by quality × size. */
   generation_quotas: table(
@@ -76,7 +76,7 @@ export const imageQuotaSchema = z.object({
 
 export const VISION_MODES = ['low', 'high', 'auto'] as const;
 export const SEARCH_CONTEXT_SIZES = ['low', 'medium', 'high'] as const;
-export const multimodalQuotaSchema = z.object({
+const multimodalQuotaSchema = z.object({
   billing_rule: z.union([z.literal(BillingRule.Official), z.literal(BillingRule.System)]).default(BillingRule.Official),
   text_quota: textQuotaSchema.default(textQuotaSchema.parse({})),
   vision_quotas: table(z.object({ mode: z.enum(VISION_MODES), fixed_quota: fixed, is_default: z.boolean().default(false) })),
@@ -87,14 +87,14 @@ export const multimodalQuotaSchema = z.object({
 });
 
 /** Realtime and multimodal-audio models price text and audio tokens apart. */
-export const mixedQuotaSchema = z.object({
+const mixedQuotaSchema = z.object({
   text_quota: textQuotaSchema.default(textQuotaSchema.parse({})),
   audio_quota: textQuotaSchema.default(textQuotaSchema.parse({})),
   fixed_quota: fixed,
 });
 
 export const MIDJOURNEY_ACTIONS = ['IMAGINE', 'UPSCALE', 'VARIATION', 'REROLL', 'DESCRIBE', 'BLEND', 'SHORTEN', 'INPAINT', 'ZOOM', 'PAN', 'SWAP_FACE'] as const;
-export const midjourneyQuotaSchema = z.object({
+const midjourneyQuotaSchema = z.object({
   name: z.string().trim().min(1).max(100),
   action: z.enum(MIDJOURNEY_ACTIONS),
   path: z.string().trim().max(300).default(''),
@@ -102,11 +102,11 @@ export const midjourneyQuotaSchema = z.object({
 });
 
 /**
- * Digital human, audio clone and video second creation (SPEC §3; never published, designed by analogy):
+ * Digital human, audio clone and video second creation (docs/SPEC.md §3.4; never published, designed by analogy):
  * a fixed quota per unit of work, e.g. per second of generated video or per call.
  */
 export const QUOTA_UNITS = ['call', 'second', 'minute', 'character'] as const;
-export const unitQuotaSchema = z.object({ fixed_quota: fixed, unit: z.enum(QUOTA_UNITS).default('call') });
+const unitQuotaSchema = z.object({ fixed_quota: fixed, unit: z.enum(QUOTA_UNITS).default('call') });
 
 /** Every price block a model may carry; each is optional (a model of type 1 only needs text_quota). */
 export const modelQuotasSchema = z.object({

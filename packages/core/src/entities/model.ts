@@ -1,13 +1,14 @@
-// Model: what clients ask the gateway for, its prices and its routing (reference §3.5, SPEC §3, §4).
+// Model: what clients ask the gateway for, its prices and its routing (docs/ORIGINAL-API.md §3.5, docs/SPEC.md §3.4, §4.5).
 import { z } from 'zod';
 import { INT4_MAX, dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
-import { forwardConfigSchema, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
-import { modelQuotasSchema, type ModelQuotas } from './model-quota';
+import { forwardColumn, forwardConfigSchema, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
+import { modelQuotasSchema, QUOTA_KEYS } from './model-quota';
+import { defineResource, flag, json, type Fields, type StoredColumns } from '../resource';
 import type { UpstreamWire } from '../protocols';
 
 export const MODEL_PREFIX = '/model';
 
-/** SPEC §4 and reference §3.5. */
+/** docs/SPEC.md §4.5 and docs/ORIGINAL-API.md §3.5. */
 export const ModelType = {
   Text: 1,
   TextToImage: 2,
@@ -60,8 +61,12 @@ export const presetConfigSchema = z.object({
 });
 export type PresetConfig = z.infer<typeof presetConfigSchema>;
 
-export const fallbackConfigSchema = z.object({ model_agent: z.string().trim().max(32).default(''), model: z.string().trim().max(32).default('') });
+const fallbackConfigSchema = z.object({ model_agent: z.string().trim().max(32).default(''), model: z.string().trim().max(32).default('') });
 export type FallbackConfig = z.infer<typeof fallbackConfigSchema>;
+const noFallback = (): FallbackConfig => ({ model_agent: '', model: '' });
+
+/** Token counts a model declares: up to 100M; 0 = not declared. */
+const tokenCount = z.number().int().min(0).max(100_000_000).default(0);
 
 /** Models forward by rules 1–3; rule 4 (used quota) belongs to groups. */
 const modelForwardSchema = forwardConfigSchema.refine((f) => f.forward_rule !== ForwardRule.UsedQuota, { path: ['forward_rule'], message: '1 | 2 | 3' });
@@ -70,7 +75,7 @@ const modelBase = z
   .object({
     corp: idField,
     name: name100,
-    /** Upstream model id; may contain `*` (a regex catch-all, gateway-semantics §1.3). */
+    /** Upstream model id; may contain `*` (a regex catch-all, docs/ORIGINAL-GATEWAY.md §1.3). */
     model: name100,
     type: modelTypeField,
     base_url: z.string().trim().max(500).default(''),
@@ -88,21 +93,45 @@ const modelBase = z
     is_enable_forward: z.boolean().default(false),
     forward_config: modelForwardSchema.optional(),
     is_enable_fallback: z.boolean().default(false),
-    fallback_config: fallbackConfigSchema.default({ model_agent: '', model: '' }),
+    fallback_config: fallbackConfigSchema.default(noFallback),
+    /** The model's context window and output limit in tokens: listed on `/v1/models`; the output limit bounds a call's reservation when the call sets none. */
+    context_window: tokenCount,
+    max_output_tokens: tokenCount,
     status: statusField.default(1),
   })
   .extend(modelQuotasSchema.shape);
 
-/** Switched-on forwarding and fallback need their settings. */
+/**
+ * The model resource. Group and agent links are kept on the groups and agents (catalogue/links.ts);
+ * the price blocks are packed into one `quotas` column.
+ */
+export const modelResource = defineResource({
+  prefix: MODEL_PREFIX,
+  fields: modelBase,
+  columns: {
+    is_public: flag,
+    is_enable_preset_config: flag,
+    preset_config: json(() => presetConfigSchema.parse({})),
+    is_enable_model_agent: flag,
+    is_enable_forward: flag,
+    forward_config: forwardColumn,
+    is_enable_fallback: flag,
+    fallback_config: json(noFallback),
+  },
+  virtual: ['groups', 'model_agents', ...QUOTA_KEYS],
+});
+export type ModelFields = Fields<typeof modelResource>;
+
+/** Switched-on forwarding and fallback need their settings; an output limit fits in the context window. */
 const complete = <S extends z.ZodType<z.infer<typeof modelBase>>>(s: S) =>
   s
     .refine((m) => !m.is_enable_forward || m.forward_config, { path: ['forward_config'], message: 'required' })
-    .refine((m) => !m.is_enable_fallback || m.fallback_config.model_agent || m.fallback_config.model, { path: ['fallback_config'], message: 'required' });
+    .refine((m) => !m.is_enable_fallback || m.fallback_config.model_agent || m.fallback_config.model, { path: ['fallback_config'], message: 'required' })
+    .refine((m) => !m.context_window || m.max_output_tokens <= m.context_window, { path: ['max_output_tokens'], message: '≤ context_window' });
 
 export const modelCreateSchema = complete(modelBase);
 export type ModelCreate = z.infer<typeof modelCreateSchema>;
 export const modelUpdateSchema = complete(modelBase.extend({ id: idField }));
-export type ModelUpdate = z.infer<typeof modelUpdateSchema>;
 
 export const modelPageSchema = pageSchema.extend({
   corp: z.string().trim().max(32).optional(),
@@ -116,8 +145,8 @@ export const modelPageSchema = pageSchema.extend({
   created_at: dateRangeFilter,
 });
 
-/** `POST /model/permissions`: the models granted to one record (reference §3.5). */
-export const MODEL_PERMISSION_ACTIONS = ['user', 'app', 'key', 'agent', 'fallback', 'group'] as const;
+/** `POST /model/permissions`: the models granted to one record (docs/ORIGINAL-API.md §3.5). */
+const MODEL_PERMISSION_ACTIONS = ['user', 'app', 'key', 'agent', 'fallback', 'group'] as const;
 export const modelPermissionsSchema = z.object({
   id: z.union([idField, z.number().int().min(1).max(INT4_MAX).transform(String)]),
   action: z.enum(MODEL_PERMISSION_ACTIONS),
@@ -128,63 +157,46 @@ export const modelPermissionsSchema = z.object({
   status: statusFilter,
 });
 
-/** Batch actions beside status/delete (reference §2.8): value true/false, or "all" with the settings. */
+/** Batch actions beside status/delete (docs/ORIGINAL-API.md §2.8): value true/false, or "all" with the settings. */
 export const modelBatchAgentSchema = z.object({ lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin), model_agents: idList });
 export const modelBatchForwardSchema = z.object({ target_model: idField });
 export const modelBatchFallbackSchema = z.object({ fallback_config: fallbackConfigSchema.refine((f) => f.model_agent || f.model, 'required') });
 
 /** A row of `GET /model/list` and of permissions results. */
-export interface ModelListItem {
-  id: string;
-  corp: string;
-  name: string;
-  model: string;
-  type: number;
-  status: number;
-}
+export type ModelListItem = { id: string } & Pick<StoredColumns<typeof modelResource>, 'corp' | 'name' | 'model' | 'type' | 'status'>;
 
-export interface Model extends ModelListItem, ModelQuotas {
-  corp_name: string;
-  corp_code: string;
-  base_url: string;
-  path: string;
-  remark: string;
-  request_data_format: number;
-  response_data_format: number;
-  is_public: boolean;
-  groups: string[];
-  group_names: string[];
-  is_enable_preset_config: boolean;
-  preset_config: PresetConfig;
-  is_enable_model_agent: boolean;
-  lb_strategy: number;
-  model_agents: string[];
-  model_agent_names: string[];
-  /** What its upstreams speak (each serving agent's, or its own endpoint's): the protocol matrix's input. */
-  upstream_wires: UpstreamWire[];
-  is_enable_forward: boolean;
-  forward_config: ForwardConfigWire | null;
-  is_enable_fallback: boolean;
-  fallback_config: FallbackConfig & { model_agent_name: string; model_name: string };
-  created_at: string;
-  updated_at: string;
-}
+/** The fields every caller of a model sees; the rest (endpoint, routing, groups) are the admin's. */
+export const MODEL_PUBLIC_FIELDS = ['corp', 'name', 'model', 'type', 'request_data_format', 'response_data_format', 'context_window', 'max_output_tokens', 'status'] as const;
+
+/** What every view of a model shows: those fields, its prices, the corp's name and code, and the record times. */
+type ModelCommon = ModelListItem &
+  Pick<ModelFields, (typeof MODEL_PUBLIC_FIELDS)[number] | (typeof QUOTA_KEYS)[number]> & {
+    corp_name: string;
+    corp_code: string;
+    created_at: string;
+    updated_at: string;
+  };
+
+/** The admin's view: every field, with the names of the records it refers to. */
+export type Model = ModelCommon &
+  Omit<ModelFields, 'forward_config' | 'fallback_config'> & {
+    group_names: string[];
+    model_agent_names: string[];
+    /** What its upstreams speak (each serving agent's, or its own endpoint's): the protocol matrix's input. */
+    upstream_wires: UpstreamWire[];
+    forward_config: ForwardConfigWire | null;
+    fallback_config: FallbackConfig & { model_agent_name: string; model_name: string };
+  };
 
 /**
  * "My model" (reseller, user): what the account may call, with the discount of the group the gateway
  * would bill it through (1 = full price when no group applies). Routing internals are withheld.
  */
-export interface MyModel extends ModelListItem, ModelQuotas {
-  corp_name: string;
-  corp_code: string;
-  request_data_format: number;
-  response_data_format: number;
+export type MyModel = ModelCommon & {
   group: string;
   group_name: string;
   discount: number;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 export interface ModelTreeNode {
   title: string;

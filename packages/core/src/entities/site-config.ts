@@ -1,7 +1,7 @@
-// Site config per domain (reference §3.9, SPEC §3): branding, registration rules and the mail server
+// Site config per domain (docs/ORIGINAL-API.md §3.9, docs/SPEC.md §3.9): branding, registration rules and the mail server
 // of one domain. Admins manage all; a reseller only the configs it owns (user_id = its user_id).
 import { z } from 'zod';
-import type { PublicSiteConfig } from '../site';
+import { defineResource, parseJson, type Codec, type Fields } from '../resource';
 import { INT4_MAX, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 
 export const SITE_CONFIG_PREFIX = '/sys/site';
@@ -14,7 +14,7 @@ export const SITE_CONFIG_PREFIX = '/sys/site';
 export const SiteApproval = { Pending: 0, Approved: 1 } as const;
 export type SiteApprovalValue = (typeof SiteApproval)[keyof typeof SiteApproval];
 
-/** Recommended image sizes shown in the form (SPEC §9). */
+/** Recommended image sizes shown in the form (docs/SPEC.md §9). */
 export const SITE_IMAGE_SIZES = { logo: '64x64', favicon: '32x32', avatar: '512x512', bg_img: '1920x1080' } as const;
 
 /** Image upload (`POST /sys/site/upload`): at most 2 MB of png, jpeg, gif, webp, ico or svg. */
@@ -28,9 +28,9 @@ const text = (max: number) => z.string().trim().max(max).default('');
 const url = text(500);
 const list = <T extends z.ZodType>(item: T) => z.array(item).max(50).default([]);
 
-export const carouselItem = z.object({ image_url: z.string().trim().max(500).default(''), jump_url: z.string().trim().max(500).default('') });
-export const announcementItem = z.object({ content: z.string().trim().min(1).max(1000), jump_url: z.string().trim().max(500).default('') });
-export const documentItem = z.object({ title: z.string().trim().min(1).max(200), jump_url: z.string().trim().max(500).default('') });
+const carouselItem = z.object({ image_url: z.string().trim().max(500).default(''), jump_url: z.string().trim().max(500).default('') });
+const announcementItem = z.object({ content: z.string().trim().min(1).max(1000), jump_url: z.string().trim().max(500).default('') });
+const documentItem = z.object({ title: z.string().trim().min(1).max(200), jump_url: z.string().trim().max(500).default('') });
 
 const mailHost = z.string().trim().toLowerCase().max(253).refine((v) => v === '' || HOSTNAME.test(v), 'site.mail_host').default('');
 
@@ -79,6 +79,35 @@ export const siteConfigCreateSchema = z.object({
   remark: remarkField.default(''),
   status: statusField.default(1),
 });
+/** A JSON list column; anything but an array reads as empty. */
+const listColumn = <T>(): Codec<T[], string> => ({
+  encode: (v) => JSON.stringify(v ?? []),
+  decode: (s) => {
+    const v = parseJson<unknown>(s, []);
+    return Array.isArray(v) ? (v as T[]) : [];
+  },
+});
+const suffixList = listColumn<string>();
+
+/**
+ * The site config resource. The mail server's fields are stored as `mail_*` columns, the password
+ * encrypted; the server writes those (console/site-config.ts), and the approval is an admin's.
+ */
+export const siteConfigResource = defineResource({
+  prefix: SITE_CONFIG_PREFIX,
+  fields: siteConfigCreateSchema,
+  columns: {
+    // Stored with their `@`, however they were typed.
+    support_email_suffix: { encode: (v: string[]) => suffixList.encode((v ?? []).map((s) => (s.startsWith('@') ? s : `@${s}`))), decode: suffixList.decode },
+    carousels1: listColumn<z.output<typeof carouselItem>>(),
+    carousels2: listColumn<z.output<typeof carouselItem>>(),
+    announcements: listColumn<z.output<typeof announcementItem>>(),
+    documents: listColumn<z.output<typeof documentItem>>(),
+  },
+  virtual: ['host', 'port', 'user_name', 'password', 'clear_password', 'from_name'],
+});
+export type SiteConfigFields = Fields<typeof siteConfigResource>;
+
 export const siteConfigUpdateSchema = siteConfigCreateSchema.extend({ id: idField });
 export type SiteConfigInput = z.infer<typeof siteConfigCreateSchema>;
 
@@ -97,27 +126,15 @@ export const siteApprovalSchema = z.object({ id: idField, approved: z.union([z.l
 
 export const siteTestMailSchema = z.object({ id: idField, to: z.string().trim().toLowerCase().max(200).email('field.email') });
 
-export type { AnnouncementItem, CarouselItem, DocumentItem } from '../site';
-
-/** A stored site config on the wire: the public identity plus what only its owner sees. */
-export interface SiteConfig extends PublicSiteConfig {
+/** A stored site config on the wire: its fields (the public identity among them) and what only its owner sees. */
+export type SiteConfig = Omit<SiteConfigFields, 'clear_password'> & {
   id: string;
   user_id: number;
-  grant_quota: number;
-  quota_expires_at: number;
-  register_welcome: string;
-  host: string;
-  port: number;
-  user_name: string;
   /** Always ''; `password_set` tells whether one is stored. */
   password: string;
   password_set: boolean;
-  from_name: string;
-  recharge_tips: string;
-  remark: string;
-  status: number;
   /** SiteApproval: 0 pending, 1 approved. */
   approved: number;
   created_at: string;
   updated_at: string;
-}
+};

@@ -1,19 +1,11 @@
-// Async tasks (SPEC §3 Task, §4 task status; reference §1.8 pattern): audio (audio clone), video
+// Async tasks (docs/SPEC.md §3.11 Task, §4.4 task status; docs/ORIGINAL-API.md §1.8 pattern): audio (audio clone), video
 // (digital human) and video second creation. The gateway submits them to the provider and a job polls.
 import { z } from 'zod';
-import { dateRangeFilter, idField, pageSchema } from '../schemas/common';
+import { dateRangeFilter, pageSchema } from '../schemas/common';
 import { ownerIdFilter } from '../schemas/usage-limits';
-import { ModelType } from './model';
 
 export const TASK_KINDS = ['audio', 'video', 'videosecondcreation'] as const;
 export type TaskKind = (typeof TASK_KINDS)[number];
-/** Which model type each kind runs on. */
-export const TASK_KIND_TYPE: Record<TaskKind, number> = {
-  audio: ModelType.AudioClone,
-  video: ModelType.DigitalHuman,
-  videosecondcreation: ModelType.VideoSecondCreation,
-};
-
 export const TaskStatus = { Queued: 1, Synthesizing: 2, Completed: 3, Failed: -1, TimedOut: -2 } as const;
 export type TaskStatusValue = (typeof TaskStatus)[keyof typeof TaskStatus];
 /** Names the gateway answers with. */
@@ -36,8 +28,6 @@ export const taskPageSchema = pageSchema.extend({
     .transform((v) => (v === 0 ? undefined : v)),
   created_at: dateRangeFilter,
 });
-export type TaskPageInput = z.infer<typeof taskPageSchema>;
-export const taskDetailSchema = z.object({ id: idField });
 
 /** Console row. */
 export interface Task {

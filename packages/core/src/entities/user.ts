@@ -1,10 +1,11 @@
-// Managed users and resellers (reference §3.1), deal records (§3.11) and the quota notice settings
-// (§1.4). Money is integer quota units; the warning threshold is whole dollars, the expiry warning days.
+// Managed users and resellers (docs/ORIGINAL-API.md §3.1), deal records (docs/ORIGINAL-API.md §3.11) and the quota notice settings
+// (docs/ORIGINAL-API.md §1.4). Money is integer quota units; the warning threshold is whole dollars, the expiry warning days.
 import { z } from 'zod';
 import { parseIpList } from '../ip-list';
 import { dateRangeFilter, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { emailField, passwordField, phoneField } from '../schemas/fields';
 import { expiresAtField, idListField, ownerIdField, ownerIdFilter, quotaField, usdBelowFilter } from '../schemas/usage-limits';
+import { defineResource, flag, ids, type Fields } from '../resource';
 
 export const USER_PREFIX = '/admin/user';
 export const RESELLER_PREFIX = '/admin/reseller';
@@ -12,16 +13,16 @@ export const DEAL_RECORD_PAGE = '/finance/deal/record/page';
 export const QUOTA_WARNING_PATH = '/dashboard/quota/warning';
 export const EXPENSE_PATH = '/dashboard/expense';
 
-/** Deal record and recharge types (reference §3.1, §3.11). */
+/** Deal record and recharge types (docs/ORIGINAL-API.md §3.1, §3.11). */
 export const QuotaType = { Recharge: 1, Deduct: 2, Gift: 3, Expire: 4 } as const;
 export type QuotaTypeValue = (typeof QuotaType)[keyof typeof QuotaType];
 export const DealStatus = { Success: 1, Refund: 2, Failed: 3 } as const;
 
-/** What else `delete` purges (reference §3.1): users (resellers only), apps, deal records, bills, logs. */
+/** What else `delete` purges (docs/ORIGINAL-API.md §3.1): users (resellers only), apps, deal records, bills, logs. */
 export const PurgeData = { Users: 1, Apps: 2, DealRecords: 3, Bills: 4, Logs: 5 } as const;
 
-/** User IP lists accept `*` wildcards (SPEC §5). */
-export const userIpListField = z
+/** User IP lists accept `*` wildcards (docs/SPEC.md §5). */
+const userIpListField = z
   .union([z.string().max(50_000), z.array(z.string().max(100)).max(1000), z.null()])
   .transform((v, ctx) => {
     const r = parseIpList(v ?? '', { wildcard: true });
@@ -31,19 +32,19 @@ export const userIpListField = z
   });
 
 const rechargeTypeField = z.union([z.literal(QuotaType.Recharge), z.literal(QuotaType.Deduct), z.literal(QuotaType.Gift)]);
-/** Whole dollars (reference §1.4). */
-export const warningThresholdField = z.number().int().min(0).max(1_000_000_000);
+/** Whole dollars (docs/ORIGINAL-API.md §1.4). */
+const warningThresholdField = z.number().int().min(0).max(1_000_000_000);
 /** Days. */
-export const expireWarningThresholdField = z.number().int().min(0).max(3650);
+const expireWarningThresholdField = z.number().int().min(0).max(3650);
 
 /**
  * A reseller's floor (admin only): its cost price as a discount, percent paid like a group's discount
  * (100 = list price, the default). Its groups and VIP levels cannot go below it, and the gateway never
  * bills its users below it.
  */
-export const floorField = z.number().min(0).max(100);
+const floorField = z.number().min(0).max(100);
 
-const editable = {
+const editable = z.object({
   name: z.string().trim().min(1).max(30),
   email: z.union([emailField, z.literal('')]),
   account: z.string().trim().min(1).max(100),
@@ -59,10 +60,23 @@ const editable = {
   ip_whitelist: userIpListField.default([]),
   ip_blacklist: userIpListField.default([]),
   status: statusField.default(1),
-};
+});
+
+/**
+ * The settings the console edits of a managed account. The account's balance, login state, notices and
+ * VIP counters are written by the ledger, sign-in and jobs; its expiry is stored as epoch ms (the server
+ * converts it in its time zone).
+ */
+export const userResource = defineResource({
+  prefix: USER_PREFIX,
+  fields: editable,
+  columns: { is_limit_quota: flag, quota_warning: flag, groups: ids, models: ids, ip_whitelist: ids, ip_blacklist: ids },
+  virtual: ['quota_expires_at'],
+});
+export type UserFields = Fields<typeof userResource>;
 
 export const userCreateSchema = z.object({
-  ...editable,
+  ...editable.shape,
   password: passwordField,
   /** Opening balance, moved like a recharge of `quota_type` (a reseller gives its own quota). */
   quota: quotaField.default(0),
@@ -73,7 +87,7 @@ export const userCreateSchema = z.object({
   floor: floorField.optional(),
 });
 /** `floor`: resellers only; absent = keep. */
-export const userUpdateSchema = z.object({ id: idField, ...editable, password: z.union([passwordField, z.literal('')]).optional(), floor: floorField.optional() });
+export const userUpdateSchema = z.object({ id: idField, ...editable.shape, password: z.union([passwordField, z.literal('')]).optional(), floor: floorField.optional() });
 
 export const userPageSchema = pageSchema.extend({
   user_id: ownerIdFilter,
@@ -82,7 +96,7 @@ export const userPageSchema = pageSchema.extend({
   name: textFilter,
   email: textFilter,
   phone: textFilter,
-  /** Dollars, "below" (reference §2.5). */
+  /** Dollars, "below" (docs/ORIGINAL-API.md §2.5). */
   quota: usdBelowFilter,
   quota_expires_at: dateRangeFilter,
   remark: textFilter,
@@ -112,7 +126,6 @@ export const rechargeSchema = z.object({
   is_send_notice: z.boolean().default(false),
   remark: remarkField.optional(),
 });
-export type RechargeInput = z.infer<typeof rechargeSchema>;
 
 /** `batch/operate` recharge: value = quota units. */
 export const batchRechargeSchema = z.object({
@@ -139,30 +152,19 @@ export const dealRecordPageSchema = pageSchema.extend({
   created_at: dateRangeFilter,
 });
 
-export interface ManagedUser {
+/** A managed account on the wire: its settings, the names they refer to, and what the ledger, sign-in and jobs keep. */
+export type ManagedUser = UserFields & {
   id: string;
   user_id: number;
-  account: string;
-  name: string;
-  email: string;
-  phone: string;
   avatar: string;
-  remark: string;
   quota: number;
   used_quota: number;
-  quota_expires_at: string;
   quota_type: number;
-  is_limit_quota: boolean;
-  quota_warning: boolean;
-  warning_threshold: number;
-  expire_warning_threshold: number;
   warning_notice: boolean;
   exhaustion_notice: boolean;
   expire_warning_notice: boolean;
   expire_notice: boolean;
-  groups: string[];
   group_names: string[];
-  models: string[];
   model_names: string[];
   rid: number;
   login_ip: string;
@@ -173,21 +175,18 @@ export interface ManagedUser {
   vip_level_used_quota: number;
   vip_level_start_time: string;
   vip_level_expires_at: string;
-  ip_whitelist: string[];
-  ip_blacklist: string[];
-  status: number;
   created_at: string;
   updated_at: string;
-}
+};
 
-export interface Reseller extends ManagedUser {
+export type Reseller = ManagedUser & {
   /** Its floor as a fraction of list price (1 = full price). */
   floor: number;
   /** Quota given to its users (their balance plus what they used). */
   allocated_quota: number;
   /** What it still holds to give: its own balance. */
   to_be_allocated: number;
-}
+};
 
 /** `GET <prefix>/list`: picker rows. */
 export interface UserOption {
@@ -210,7 +209,7 @@ export interface DealRecord {
   updated_at: string;
 }
 
-/** `GET /dashboard/expense` (reference §1.4). */
+/** `GET /dashboard/expense` (docs/ORIGINAL-API.md §1.4). */
 export interface Expense {
   quota: number;
   quota_usd: number;

@@ -1,14 +1,13 @@
-// VIP level: a discount, groups, speed limits and an upgrade/downgrade ladder (SPEC §3 "VIP level").
+// VIP level: a discount, groups, speed limits and an upgrade/downgrade ladder (docs/SPEC.md §3.7 "VIP level").
 // Owned like groups: admin levels carry user_id 0, a reseller's its own user_id.
 import { z } from 'zod';
 import { idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { quotaField } from '../schemas/usage-limits';
 import { rateLimitsSchema, type RateLimits } from './catalogue';
+import { defineResource, flag, ids, parseJson, type Codec, type Fields } from '../resource';
 
 export const VIP_PREFIX = '/sys/vip';
 export const VIP_CENTER_PATH = '/vip/center';
-
-export const VipRuleType = { Upgrade: 'upgrade', Downgrade: 'downgrade' } as const;
 
 /**
  * One rule of the ladder. Thresholds are quota units counted since the user entered its level; 0 =
@@ -16,7 +15,7 @@ export const VipRuleType = { Upgrade: 'upgrade', Downgrade: 'downgrade' } as con
  * checked when the level's duration ends: unless a non-zero threshold was reached, the user moves to
  * the target (otherwise the level renews for another duration).
  */
-export const vipRuleSchema = z
+const vipRuleSchema = z
   .object({
     type: z.enum(['upgrade', 'downgrade']),
     recharge_quota: quotaField.default(0),
@@ -27,7 +26,7 @@ export const vipRuleSchema = z
 export type VipRule = z.infer<typeof vipRuleSchema>;
 
 /** Hex colour of the level badge. */
-export const colorField = z.string().trim().regex(/^(#[0-9a-fA-F]{6})?$/, '#RRGGBB');
+const colorField = z.string().trim().regex(/^(#[0-9a-fA-F]{6})?$/, '#RRGGBB');
 
 const vipBase = z.object({
   name: name100,
@@ -49,10 +48,36 @@ const vipBase = z.object({
   status: statusField.default(1),
 });
 
+/** Stored rate limits read back whole: every limit present (0 = unlimited), whatever an older row held. */
+const vipLimitsColumn: Codec<RateLimits, string> = {
+  encode: (l) => JSON.stringify(l ?? rateLimitsSchema.parse({})),
+  decode: (s) => {
+    const r = rateLimitsSchema.safeParse(parseJson<unknown>(s, {}));
+    return r.success ? r.data : rateLimitsSchema.parse({});
+  },
+};
+
+/** The ladder as stored; entries without a target (written by hand) are skipped. */
+const vipRulesColumn: Codec<VipRule[], string> = {
+  encode: (r) => JSON.stringify(r ?? []),
+  decode: (s) => {
+    const v = parseJson<unknown>(s, []);
+    return Array.isArray(v) ? v.filter((r): r is VipRule => !!r && typeof (r as VipRule).target_level === 'string') : [];
+  },
+};
+
+/** The VIP level resource. The discount is stored in basis points (`discount_bp`), converted by the server like a group's. */
+export const vipResource = defineResource({
+  prefix: VIP_PREFIX,
+  fields: vipBase,
+  columns: { groups: ids, is_public: flag, is_default: flag, rate_limits: vipLimitsColumn, rules: vipRulesColumn },
+  virtual: ['discount'],
+});
+export type VipFields = Fields<typeof vipResource>;
+
 export const vipCreateSchema = vipBase;
 export type VipCreate = z.infer<typeof vipCreateSchema>;
 export const vipUpdateSchema = vipBase.extend({ id: idField });
-export type VipUpdate = z.infer<typeof vipUpdateSchema>;
 
 export const vipPageSchema = pageSchema.extend({
   name: textFilter,
@@ -60,28 +85,20 @@ export const vipPageSchema = pageSchema.extend({
   status: statusFilter,
 });
 
-export interface VipLevelListItem {
+/** Picker rows (`list`) and the VIP center's levels. */
+export type VipLevelListItem = Pick<VipFields, 'name' | 'color' | 'discount' | 'is_default' | 'sort'> & {
   id: string;
   user_id: number;
-  name: string;
-  color: string;
-  discount: number;
-  is_default: boolean;
-  sort: number;
-}
+};
 
-export interface VipLevel extends VipLevelListItem {
-  duration: number;
-  groups: string[];
-  group_names: string[];
-  is_public: boolean;
-  remark: string;
-  rate_limits: RateLimits;
-  rules: (VipRule & { target_level_name: string })[];
-  status: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A level on the wire: its fields (discount as a fraction, like groups), the names they refer to, and the record times. */
+export type VipLevel = VipLevelListItem &
+  Omit<VipFields, 'rules'> & {
+    group_names: string[];
+    rules: (VipRule & { target_level_name: string })[];
+    created_at: string;
+    updated_at: string;
+  };
 
 /** GET /vip/center: the caller's level, its progress towards the next one, and the public levels. */
 export interface VipCenter {

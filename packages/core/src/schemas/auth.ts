@@ -1,10 +1,11 @@
-// Sign-in, registration and code payloads (reference §4, §1.9).
+// Sign-in, registration and code payloads (docs/ORIGINAL-API.md §4, §1.9).
 import { z } from 'zod';
-import { CHANNELS, EMAIL_CODE_ACTIONS, SMS_CODE_ACTIONS } from '../constants';
+import { EMAIL_CODE_ACTIONS, ROLES, SMS_CODE_ACTIONS } from '../constants';
 import { codeField, domainField, emailField, passwordField, phoneField } from './fields';
 
-export const channelSchema = z.enum(CHANNELS);
-export const TERMINALS = ['web', 'h5', 'ios', 'windows', 'mac'] as const;
+/** A login channel is one of the roles. */
+const channelSchema = z.enum(ROLES);
+const TERMINALS = ['web', 'h5', 'ios', 'windows', 'mac'] as const;
 
 export const loginSchema = z.object({
   /** Account or email (method account); email (method code). */

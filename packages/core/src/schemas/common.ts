@@ -1,4 +1,4 @@
-// Payload pieces every CRUD resource shares (reference §1.2, §2).
+// Payload pieces every CRUD resource shares (docs/ORIGINAL-API.md §1.2, §2).
 import { z } from 'zod';
 import { Status } from '../constants';
 
@@ -7,11 +7,11 @@ export const idField = z.string().trim().min(1).max(32);
 export const INT4_MAX = 2_147_483_647;
 export const statusField = z.union([z.literal(Status.Normal), z.literal(Status.Disabled)]);
 export const remarkField = z.string().trim().max(500);
-/** Names and codes of apps, agents and corps: at most 100 characters (SPEC §5). */
+/** Names and codes of apps, agents and corps: at most 100 characters (docs/SPEC.md §5). */
 export const name100 = z.string().trim().min(1).max(100);
 /** A text filter: substring match; empty = no filter. */
 export const textFilter = z.string().trim().max(200).optional();
-/** `status: 0` or absent = no filter (reference §2.5). */
+/** `status: 0` or absent = no filter (docs/ORIGINAL-API.md §2.5). */
 export const statusFilter = z.union([z.literal(0), statusField]).optional();
 /** ["YYYY-MM-DD", "YYYY-MM-DD"] (or with times). */
 export const dateRangeFilter = z.array(z.string().max(19)).length(2).optional();
@@ -32,7 +32,7 @@ export const batchSchema = z.object({
 });
 export type BatchInput = z.infer<typeof batchSchema>;
 
-/** Boolean page filters arrive as booleans or as "true"/"false" strings (reference §3.7). */
+/** Boolean page filters arrive as booleans or as "true"/"false" strings (docs/ORIGINAL-API.md §3.7). */
 export const boolFilter = z
   .union([z.boolean(), z.enum(['true', 'false', ''])])
   .optional()

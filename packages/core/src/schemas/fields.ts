@@ -1,4 +1,4 @@
-// Field rules of SPEC §5, shared by server validation and web forms. Custom messages are message keys.
+// Field rules of docs/SPEC.md §5, shared by server validation and web forms. Custom messages are message keys.
 import { z } from 'zod';
 
 export const nameField = z.string().trim().regex(/^[\u4e00-\u9fa5A-Za-z0-9_-]{2,30}$/, 'field.name');

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { domainField, passwordField } from './fields';
 
 /** A 6-digit TOTP code, or a recovery code (`xxxxx-xxxxx`; dashes and spaces are ignored). */
-export const secondFactorField = z.string().trim().min(6, 'field.second_factor').max(32, 'field.second_factor');
+const secondFactorField = z.string().trim().min(6, 'field.second_factor').max(32, 'field.second_factor');
 export const totpCodeField = z.string().trim().regex(/^\d{6}$/, 'field.totp_code');
 
 /** The sign-in's second step: the ticket `/auth/login` answered and a code. */

@@ -1,13 +1,13 @@
-// The limits apps and keys carry (reference §3.2–3.4): quota, expiry, IP lists, model restrictions.
+// The limits apps and keys carry (docs/ORIGINAL-API.md §3.2–3.4): quota, expiry, IP lists, model restrictions.
 import { z } from 'zod';
 import { parseIpList } from '../ip-list';
 import { usdToQuota } from '../money';
 import { INT4_MAX, idField } from './common';
 
-/** Integer quota units (SPEC §9); never negative, exact up to 2^53. */
+/** Integer quota units (docs/SPEC.md §9); never negative, exact up to 2^53. */
 export const quotaField = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** Page filter in dollars meaning "quota below this" (reference §2.5); converted to units once, here. */
+/** Page filter in dollars meaning "quota below this" (docs/ORIGINAL-API.md §2.5); converted to units once, here. */
 export const usdBelowFilter = z
   .union([z.number().min(0), z.string().trim().regex(/^(\d+(\.\d*)?)?$/)])
   .optional()
@@ -23,7 +23,7 @@ function isCalendarTime(text: string): boolean {
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo! - 1 && t.getUTCDate() === d && t.getUTCHours() === h && t.getUTCMinutes() === mi && t.getUTCSeconds() === s;
 }
 
-/** "YYYY-MM-DD HH:mm:ss" (or a bare date); "" or null = never (reference §2.10). */
+/** "YYYY-MM-DD HH:mm:ss" (or a bare date); "" or null = never (docs/ORIGINAL-API.md §2.10). */
 export const expiresAtField = z
   .union([
     z
@@ -58,7 +58,7 @@ export const ownerIdFilter = z
   .transform((v) => (v === undefined || v === '' || Number(v) === 0 ? undefined : Number(v)))
   .refine((v) => v === undefined || v <= INT4_MAX, `<= ${INT4_MAX}`);
 
-/** A record's owner on create: A/R name it, a user's own id is implied (reference §3.2). */
+/** A record's owner on create: A/R name it, a user's own id is implied (docs/ORIGINAL-API.md §3.2). */
 export const ownerIdField = z.number().int().min(1).max(INT4_MAX);
 
 /** One id or several: `models` filters match records holding any of them. */

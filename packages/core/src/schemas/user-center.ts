@@ -1,9 +1,9 @@
-// The signed-in person's own profile and security settings (SPEC §2 user center, §5).
+// The signed-in person's own profile and security settings (docs/SPEC.md §2.4 user center, §5).
 import { z } from 'zod';
 import type { Role } from '../constants';
 import { codeField, emailField, nameField, passwordField, phoneField, profileField, strongPasswordField } from './fields';
 
-/** SPEC §3 session user fields, as `GET /user/info` returns them. */
+/** docs/SPEC.md §3.1 session user fields, as `GET /user/info` returns them. */
 export interface SessionUser {
   user_id: number;
   account: string;

@@ -7,6 +7,7 @@ import { ensureFirstAdmin } from './auth/accounts';
 import { purgeExpiredSessions } from './auth/sessions';
 import { createMemoryBus } from './bus/index';
 import { createMemoryLimiter } from './limits/index';
+import { memoryLedgerStore } from './billing/ledger-memory';
 import { consoleApi } from './console/index';
 import { decorateRouteList } from './http/route-registry';
 import { Gateway } from './gateway/gateway';
@@ -65,7 +66,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   app.decorate('ctx', ctx);
   // The gateway reads its config from memory, loaded after the migrations; on close it writes its last
   // charges and call logs before the database goes.
-  const gateway = new Gateway(ctx);
+  const gateway = new Gateway(ctx, redis?.ledgerStore ?? memoryLedgerStore);
   app.decorate('gateway', gateway);
   // Daily at 2:00; it only reads the database when it fires, long after start-up.
   const housekeeping = startHousekeeping(ctx);
@@ -103,7 +104,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await app.register(fastifyCookie);
   // JSON bodies everywhere with a bound on nesting (http/json-body.ts).
   registerJsonBody(app);
-  // The console's axios sends this cookie back as X-XSRF-TOKEN (SPEC §7); checked on signed-in POSTs.
+  // The console's axios sends this cookie back as X-XSRF-TOKEN (docs/SPEC.md §7); checked on signed-in POSTs.
   app.addHook('onRequest', async (request, reply) => {
     if (!request.cookies[XSRF_COOKIE] && faceOf(request.url) !== 'gateway') {
       reply.setCookie(XSRF_COOKIE, randomToken(24), { path: '/', sameSite: 'strict', httpOnly: false });

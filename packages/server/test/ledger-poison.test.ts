@@ -5,7 +5,7 @@
 // at error level without its texts and counted, and the batches after it flow as usual.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRef, Reservation } from '../src/billing/ledger';
+import type { AccountRef, Reservation } from '../src/billing/ledger-types';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
 import { writeEntries } from '../src/billing/ledger-write';
 import type { NewCallLog } from '../src/db/schema';

@@ -4,9 +4,9 @@
 // the database's balance with nothing held or pending.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AccountRef, Reservation } from '../src/billing/ledger';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
-import { writeEntries, type Entry } from '../src/billing/ledger-write';
+import type { AccountRef, Entry, Reservation } from '../src/billing/ledger-types';
+import { writeEntries } from '../src/billing/ledger-write';
 import { expectNoDrift, setQuota, signedIn, startServer, type TestServer } from './helpers';
 import { callLog } from './stat-fixtures';
 

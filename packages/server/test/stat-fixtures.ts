@@ -1,7 +1,7 @@
 // Call logs written straight to the database for the statistics, bill and dashboard suites (the
 // gateway writes them in its own suites), and a statistics run that waits out a scheduled one.
-import type { AccountRef } from '../src/billing/ledger';
-import { writeEntries, type Entry } from '../src/billing/ledger-write';
+import type { AccountRef, Entry } from '../src/billing/ledger-types';
+import { writeEntries } from '../src/billing/ledger-write';
 import type { NewCallLog } from '../src/db/schema';
 import { newId } from '../src/http/ids';
 import { runStatistics, type StatisticsOptions, type StatisticsResult } from '../src/jobs/statistics';

@@ -1,4 +1,4 @@
-// Quota movements: recharge, deduction and gift (reference §3.1), each with its deal record (§3.11)
+// Quota movements: recharge, deduction and gift (docs/ORIGINAL-API.md §3.1), each with its deal record (§3.11)
 // in the same transaction as the balance change. Balances only ever move by `quota = quota ± x` in
 // SQL — the gateway's ledger subtracts usage concurrently, so an absolute value from an earlier read
 // would lose charges. A reseller's allocation takes quota from the reseller with a conditional UPDATE
@@ -18,7 +18,8 @@ import type { Database } from '../db/schema';
 import { businessError, invalidField } from '../http/errors';
 import { newId } from '../http/ids';
 import { accountMailSite } from '../mail/route';
-import { ledgerOf, type AccountRef, type Reservation } from './ledger';
+import { ledgerOf } from './ledger';
+import type { AccountRef, Reservation } from './ledger-types';
 
 export interface Movement {
   /** The account whose balance changes. */
@@ -35,7 +36,7 @@ export interface Movement {
 }
 
 /** The four notice flags, cleared by every movement so each notice fires again on the next crossing. */
-export const CLEARED_NOTICES = { warning_notice: 0, exhaustion_notice: 0, expire_warning_notice: 0, expire_notice: 0 } as const;
+const CLEARED_NOTICES = { warning_notice: 0, exhaustion_notice: 0, expire_warning_notice: 0, expire_notice: 0 } as const;
 
 /** A future expiry or "never"; a time in the past is refused naming the field. */
 export function requireFuture(expiresAt: number | null | undefined, field = 'quota_expires_at', now = Date.now()): void {

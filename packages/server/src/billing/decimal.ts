@@ -1,7 +1,7 @@
-// Exact integer arithmetic for prices (SPEC §9: 500000 quota = $1; ARCHITECTURE: no floats in the ledger).
+// Exact integer arithmetic for prices (docs/SPEC.md §9: 500000 quota = $1; ARCHITECTURE: no floats in the ledger).
 // Ratios are stored as JS numbers (quota per token = $/1K × 500), so `tokens × ratio` in floating point can
 // land a hair above an integer (0.7 × 10 = 7.000000000000001) and `ceil` would then charge one unit too many
-// (reference §7.3 asks for exact integer billing). We read every ratio back as the decimal the admin meant —
+// (the original rounds every item up, docs/ORIGINAL-GATEWAY.md §1.13). We read every ratio back as the decimal the admin meant —
 // 15 significant digits, the most a double round-trips — and do the sums in BigInt.
 
 /** x = n / 10^scale. */
@@ -68,12 +68,12 @@ export function cleanBp(bp: number | undefined): number {
   return Math.max(0, Math.round(bp));
 }
 
-/** ceil(base × bp / 10000), rounding up like the reference (§1.13 "rounding up"). */
+/** ceil(base × bp / 10000), rounding up like the original (docs/ORIGINAL-GATEWAY.md §1.13). */
 export function discount(base: bigint, bp: number | undefined): bigint {
   return ceilDiv(base * BigInt(cleanBp(bp)), 10_000n);
 }
 
-/** A quota as a safe integer; anything beyond 2^53 − 1 is clamped (reference §1.13 clamps at 1e12). */
+/** A quota as a safe integer; anything beyond 2^53 − 1 is clamped (docs/ORIGINAL-GATEWAY.md §1.13 clamps at 1e12). */
 export function toQuota(q: bigint): number {
   if (q <= 0n) return 0;
   return q > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(q);

@@ -1,4 +1,4 @@
-// Reservations before the upstream call (ARCHITECTURE: estimate and reserve, settle after; reference §7.2).
+// Reservations before the upstream call (ARCHITECTURE: estimate and reserve, settle after; docs/ORIGINAL-GATEWAY.md §7.2).
 // An estimate must be cheap (it runs on every request, before any byte goes upstream: no tokenizer) and
 // should not be below the settled charge, or the balance can dip below zero by the difference.
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
@@ -40,7 +40,7 @@ export function fastTokens(text: string | null | undefined): number {
   return Math.ceil(tenths / 10);
 }
 
-/** §1.12's chat overhead (3 per message + role, name + 1, 3 priming) over `fastTokens`; images at their max. */
+/** The chat overhead of docs/ORIGINAL-GATEWAY.md §1.12 (3 per message + role, name + 1, 3 priming) over `fastTokens`; images at their max. */
 export function estimatePromptTokens(messages: readonly ChatMessage[], tools?: unknown): number {
   let total = 3;
   for (const m of messages) {
@@ -62,10 +62,14 @@ export function estimatePromptTokens(messages: readonly ChatMessage[], tools?: u
 }
 
 /** Completion budget when the client sets none, and the most a client's max_tokens may reserve. */
-export const DEFAULT_MAX_TOKENS = 4096;
+const DEFAULT_MAX_TOKENS = 4096;
 /** The largest output window of current models (gpt-5: 128K): a bigger max_tokens can't be used anyway. */
-export const MAX_TOKENS_CAP = 131_072;
+const MAX_TOKENS_CAP = 131_072;
 const MAX_CHOICES = 128;
+
+/** A model's declared output limit (0 = none) as the completion budget's default and cap: more can't be used. */
+export const outputBounds = (maxOutputTokens: number): Pick<EstimateChatInput, 'defaultMaxTokens' | 'maxTokensCap'> =>
+  maxOutputTokens > 0 ? { defaultMaxTokens: maxOutputTokens, maxTokensCap: maxOutputTokens } : {};
 
 export interface EstimateChatInput {
   quotas: Partial<ModelQuotas> | undefined;

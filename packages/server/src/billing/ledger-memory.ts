@@ -1,21 +1,21 @@
-// The ledger's store for one instance: balances are the snapshot's stored quota minus what is settled
-// but not yet written minus what is reserved. JavaScript runs a reservation's check-and-take without
-// interruption (no await inside), so concurrent requests in this process cannot both take the last quota.
-import type { Snapshot } from '../gateway/snapshot';
-import { accountKey, type AccountRef, type LedgerStore, type Refusal, type Reservation, type StoreBatch } from './ledger';
-import { applyToSnapshot, clampEntry, snapshotRecord, type Debit, type Entry } from './ledger-write';
+// The ledger's store for one instance: balances are the stored quota (the snapshot's) minus what is
+// settled but not yet written minus what is reserved. JavaScript runs a reservation's check-and-take
+// without interruption (no await inside), so concurrent requests in this process cannot both take the
+// last quota.
+import { accountKey, type AccountRef, type Balances, type Debit, type Entry, type LedgerStore, type LedgerStoreFactory, type Refusal, type Reservation, type StoreBatch } from './ledger-types';
+import { clampEntry } from './ledger-write';
 
-export class MemoryLedgerStore implements LedgerStore {
+class MemoryLedgerStore implements LedgerStore {
   private reserved = new Map<string, number>();
   /** Settled but not yet written, per account. */
   private unflushed = new Map<string, number>();
   private queue: Entry[] = [];
 
-  constructor(private readonly snapshot: Snapshot) {}
+  constructor(private readonly balances: Balances) {}
 
   /** Stored minus charged but not yet written. */
   private free(a: AccountRef): number {
-    return (snapshotRecord(this.snapshot, a)?.quota ?? 0) - (this.unflushed.get(accountKey(a)) ?? 0);
+    return (this.balances.stored(a)?.quota ?? 0) - (this.unflushed.get(accountKey(a)) ?? 0);
   }
 
   private left(a: AccountRef): number {
@@ -92,9 +92,8 @@ export class MemoryLedgerStore implements LedgerStore {
   async beforeCommit(): Promise<void> {}
 
   async afterCommit(_batch: StoreBatch, totals: Debit[]): Promise<void> {
-    // Written: move the amounts from "unflushed" into the snapshot's stored balances, in the same tick.
+    // Written: the ledger moved the amounts into the stored balances in this same tick; no longer "unflushed".
     for (const { account, amount } of totals) this.add(accountKey(account), -amount);
-    applyToSnapshot(this.snapshot, totals);
   }
 
   async failed(batch: StoreBatch): Promise<void> {
@@ -107,3 +106,6 @@ export class MemoryLedgerStore implements LedgerStore {
 
   async close(): Promise<void> {}
 }
+
+/** One instance's ledger store: app.ts hands it to the gateway unless Redis mode gives its own. */
+export const memoryLedgerStore: LedgerStoreFactory = (_ctx, balances) => new MemoryLedgerStore(balances);

@@ -8,7 +8,8 @@ import { sql, type Transaction } from 'kysely';
 import type { CallLogsTable, Database, NewCallLog } from '../db/schema';
 import { isStorable } from '../db/text';
 import { newId } from '../http/ids';
-import { applyDebits, type Debit, type Entry } from './ledger-write';
+import type { Debit, Entry } from './ledger-types';
+import { applyDebits } from './ledger-write';
 
 /**
  * Whether `err` is the database refusing the rows themselves. PostgreSQL: SQLSTATE class 22 (a value it

@@ -25,10 +25,9 @@ import type { Redis } from 'ioredis';
 import { userIdOf, type ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
 import { GatewayError } from '../gateway/errors';
-import type { Snapshot } from '../gateway/snapshot';
 import type { RedisConn } from '../redis/connect';
-import type { AccountRef, LedgerStore, Refusal, Reservation, StoreBatch } from './ledger';
-import { applyToSnapshot, clampEntry, type Debit, type Entry } from './ledger-write';
+import type { AccountRef, Balances, Debit, Entry, LedgerStore, LedgerStoreFactory, Refusal, Reservation, StoreBatch } from './ledger-types';
+import { clampEntry } from './ledger-write';
 import { runScript, script } from '../redis/script';
 
 // KEYS: resv zset, resv:<id>, then the balance hashes of the limited accounts. ARGV: id, amount, expiry,
@@ -236,7 +235,7 @@ export class RedisLedgerStore implements LedgerStore {
   constructor(
     private readonly ctx: Ctx,
     conn: RedisConn,
-    private readonly snapshot: Snapshot,
+    private readonly balances: Balances,
     private readonly opts: { maxBatch: number; tick: () => void },
   ) {
     this.redis = conn.client;
@@ -407,9 +406,9 @@ export class RedisLedgerStore implements LedgerStore {
     if (ok !== 1) throw new Error('another instance took over this ledger batch');
   }
 
-  async afterCommit(batch: StoreBatch, totals: Debit[]): Promise<void> {
+  /** The batch is written (and the ledger moved its totals into `balances`): the claim ends. */
+  async afterCommit(batch: StoreBatch, _totals: Debit[]): Promise<void> {
     const b = batch as RedisBatch;
-    applyToSnapshot(this.snapshot, totals);
     await runScript(this.redis, S.returnClaim, [`${this.p}claims`, `${this.p}claim:${b.id}`], [b.id, this.owner, '']);
   }
 
@@ -439,10 +438,9 @@ export class RedisLedgerStore implements LedgerStore {
         if (userId !== undefined) keys.push(`${this.p}bal:user:${userId}`);
         else rowIds.add(id);
       }
-      if (rowIds.size) for (const u of this.snapshot.users.values()) if (rowIds.has(u.id)) keys.push(`${this.p}bal:user:${u.user_id}`);
+      if (rowIds.size) for (const userId of this.balances.userIdsOf(rowIds)) keys.push(`${this.p}bal:user:${userId}`);
     } else if (e.entity === 'apps') {
-      const ids = new Set(e.ids);
-      for (const a of this.snapshot.apps.values()) if (ids.has(a.id)) keys.push(`${this.p}bal:app:${a.app_id}`);
+      for (const appId of this.balances.appIdsOf(new Set(e.ids))) keys.push(`${this.p}bal:app:${appId}`);
     } else if (e.entity === 'app_keys' || e.entity === 'groups') {
       for (const id of e.ids) keys.push(`${this.p}bal:${e.entity === 'groups' ? 'group' : 'app_key'}:${id}`);
     }
@@ -459,3 +457,9 @@ export class RedisLedgerStore implements LedgerStore {
     await this.maintain().catch((err: unknown) => this.ctx.log.warn({ err }, 'ledger maintenance failed'));
   }
 }
+
+/** Redis mode's ledger store (redis/mode.ts): batches of up to 200 journal entries. */
+export const redisLedgerStore =
+  (conn: RedisConn): LedgerStoreFactory =>
+  (ctx, balances, flush) =>
+    new RedisLedgerStore(ctx, conn, balances, { maxBatch: 200, tick: flush });

@@ -30,9 +30,9 @@ import type { Dialect } from '../db/index';
 import type { Database, DB } from '../db/schema';
 import { readSettlement } from '../gateway/task-settlement';
 
-export type VerifiedKind = 'user' | 'app' | 'app_key' | 'group';
+type VerifiedKind = 'user' | 'app' | 'app_key' | 'group';
 
-export interface Drift {
+interface Drift {
   account: VerifiedKind;
   id: string;
   field: 'quota' | 'used_quota';

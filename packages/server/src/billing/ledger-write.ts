@@ -4,20 +4,8 @@
 // transaction.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { Database, NewCallLog } from '../db/schema';
-import { accountKey, type AccountRef } from './ledger';
-import type { Snapshot } from '../gateway/snapshot';
-
-export interface Debit {
-  account: AccountRef;
-  amount: number;
-}
-
-/** One settlement, adjustment or log-only write: written whole, in one batch. */
-export interface Entry {
-  debits: Debit[];
-  logs: NewCallLog[];
-}
+import type { Database } from '../db/schema';
+import { accountKey, type Balances, type Debit, type Entry } from './ledger-types';
 
 const logId = (l: { trace_id: string; attempt: number }) => `${l.trace_id}:${l.attempt}`;
 
@@ -87,18 +75,10 @@ export async function applyDebits(trx: Transaction<Database>, entries: Entry[]):
   return out;
 }
 
-/** Moves written totals into the snapshot's stored balances (what the memory store counts from). */
-/** The record whose stored quota an account's balance starts from, as the snapshot knows it (undefined: gone). */
-export function snapshotRecord(s: Snapshot, a: AccountRef): { quota: number; used_quota: number } | undefined {
-  if (a.kind === 'user' || a.kind === 'reseller') return s.users.get(a.id);
-  if (a.kind === 'app') return s.apps.get(a.id);
-  if (a.kind === 'app_key') return s.appKeys.get(a.hash);
-  return s.groups.get(a.id);
-}
-
-export function applyToSnapshot(s: Snapshot, totals: Debit[]): void {
+/** Moves written totals into the stored balances, as the batch's UPDATEs did in the database. */
+export function applyWritten(balances: Balances, totals: Debit[]): void {
   for (const { account: a, amount } of totals) {
-    const rec = snapshotRecord(s, a);
+    const rec = balances.stored(a);
     if (!rec) continue;
     rec.used_quota += amount;
     if (a.limited) rec.quota -= amount;

@@ -1,86 +1,18 @@
 // Balances on the hot path: reserve before the upstream call, settle the real cost after, refund on
 // failure (ARCHITECTURE: a request never overdraws). One API for both modes; where the balances and
-// the queue of settled charges live is the store's business: process memory for one instance
-// (ledger-memory.ts), Redis when instances share the balances (ledger-redis.ts). Settled costs and call
-// logs go to the database together, in batches, one transaction per batch (rolled back whole on
-// failure, so nothing is charged twice). A batch the database cannot reach is written again later, with
-// growing pauses; one it keeps refusing is split until the refused rows are found and set aside
-// (billing/ledger-quarantine.ts), so one bad row never stops the billing of everyone else.
+// the queue of settled charges live is the store's business, and the store is handed in, chosen where
+// the app is put together like the rate limiter: process memory for one instance (ledger-memory.ts),
+// Redis when instances share the balances (ledger-redis.ts). The types are in ledger-types.ts.
+// Settled costs and call logs go to the database together, in batches, one transaction per batch
+// (rolled back whole on failure, so nothing is charged twice). A batch the database cannot reach is
+// written again later, with growing pauses; one it keeps refusing is split until the refused rows are
+// found and set aside (billing/ledger-quarantine.ts), so one bad row never stops the billing of
+// everyone else.
 import type { Ctx } from '../context';
 import type { NewCallLog } from '../db/schema';
-import type { Snapshot } from '../gateway/snapshot';
-import { MemoryLedgerStore } from './ledger-memory';
+import { accountKey, type AccountRef, type Balances, type Debit, type Entry, type LedgerStore, type LedgerStoreFactory, type Reservation, type StoreBatch } from './ledger-types';
 import { dbError, refusesRows, writeSalvaged } from './ledger-quarantine';
-import { RedisLedgerStore } from './ledger-redis';
-import { writeEntries, type Debit, type Entry } from './ledger-write';
-
-export type { Debit, Entry } from './ledger-write';
-
-/** A balance the gateway can charge. `limited` balances are checked before a call; the others only count usage. */
-export type AccountRef =
-  | { kind: 'user'; id: number; limited: boolean }
-  | { kind: 'reseller'; id: number; limited: false }
-  | { kind: 'app'; id: number; limited: boolean }
-  | { kind: 'app_key'; id: string; hash: string; limited: boolean }
-  | { kind: 'group'; id: string; limited: boolean };
-
-export const accountKey = (a: AccountRef) => `${a.kind}:${a.id}`;
-
-export interface Reservation {
-  traceId: string;
-  accounts: AccountRef[];
-  amount: number;
-  settled: boolean;
-}
-
-/** A batch of entries a store handed out for writing, with whatever the store needs to finish it. */
-export interface StoreBatch {
-  entries: Entry[];
-  /**
-   * The batch may already be in the database (its writer died between commit and telling the store):
-   * write only the entries whose call logs are not there yet.
-   */
-  dedupe: boolean;
-}
-
-/** Why a hold was refused: the account, and whether holds of other calls stand in the way (it may come free). */
-export interface Refusal {
-  account: AccountRef;
-  busy: boolean;
-}
-
-/** Where balances, holds and not-yet-written charges live. */
-export interface LedgerStore {
-  /** What a limited account can still spend: stored − held − charged but not yet written. */
-  available(a: AccountRef): Promise<number>;
-  /** What a limited account's holds and charges not yet written amount to. */
-  outstanding(a: AccountRef): Promise<{ held: number; pending: number }>;
-  /**
-   * Holds up to `r.amount` on every limited account of `r`, or on none. An account that has less but at
-   * least `floor` left makes the hold shrink to what it has (`r.amount` is lowered) when nothing else
-   * holds any of it, or when `shrinkBusy`. An account left with nothing, or less than `floor`, refuses
-   * (at or below zero it refuses even a zero-cost hold).
-   */
-  reserve(r: Reservation, floor?: number, shrinkBusy?: boolean): Promise<Refusal | undefined>;
-  /** Gives back `r`'s hold without a charge or a log (a console write's hold). */
-  release(r: Reservation): Promise<void>;
-  /**
-   * Gives back `r`'s hold (when there is one) and queues the entry for the database. A settlement (with
-   * `r`) is charged at most what its limited accounts have left once its hold is back, never below zero:
-   * its debits and its priced log are lowered to that (`clampEntry`).
-   */
-  record(entry: Entry, r?: Reservation): Promise<void>;
-  /** The next entries to write, or nothing. */
-  take(): Promise<StoreBatch | undefined>;
-  /** Inside the batch's transaction, after its balance updates (their rows are locked), before the commit; throwing rolls it back. */
-  beforeCommit(batch: StoreBatch, totals: Debit[]): Promise<void>;
-  afterCommit(batch: StoreBatch, totals: Debit[]): Promise<void>;
-  /** The transaction failed: the batch must be written again later. */
-  failed(batch: StoreBatch): Promise<void>;
-  /** Replaces a batch being written by batches of `parts` (its entries, in order), to be written one by one. */
-  split(batch: StoreBatch, parts: Entry[][]): Promise<StoreBatch[]>;
-  close(): Promise<void>;
-}
+import { applyWritten, writeEntries } from './ledger-write';
 
 const LEDGERS = new WeakMap<Ctx, Ledger>();
 
@@ -109,12 +41,14 @@ export class Ledger {
   /** Calls waiting for a hold to be given back (reserve's `waitMs`). */
   private waiters = new Set<() => void>();
 
+  /** `balances`: the stored balances the store counts from and written batches move into (the gateway's snapshot). */
   constructor(
     private readonly ctx: Ctx,
-    private readonly snapshot: Snapshot,
+    private readonly balances: Balances,
+    makeStore: LedgerStoreFactory,
     private readonly opts: { flushMs?: number; maxBatch?: number } = {},
   ) {
-    this.store = ctx.redis ? new RedisLedgerStore(ctx, ctx.redis, snapshot, { maxBatch: opts.maxBatch ?? 200, tick: () => void this.flush() }) : new MemoryLedgerStore(snapshot);
+    this.store = makeStore(ctx, balances, () => void this.flush());
     LEDGERS.set(ctx, this);
   }
 
@@ -173,7 +107,7 @@ export class Ledger {
     if (r.settled) return;
     r.settled = true;
     this.open--;
-    await this.snapshot.settled;
+    await this.balances.settled;
     await this.store.release(r);
     this.wake();
   }
@@ -373,6 +307,8 @@ export class Ledger {
 
   private async written(batch: StoreBatch, totals: Debit[], logs: NewCallLog[]): Promise<void> {
     this.failures = 0;
+    // In the same tick as the store stops counting them as unwritten (memory mode reads both together).
+    applyWritten(this.balances, totals);
     await this.store.afterCommit(batch, totals).catch((err: unknown) => this.ctx.log.error({ err }, 'finishing a ledger batch failed'));
     this.ctx.metrics.callLogsWritten(logs);
     for (const e of batch.entries) {

@@ -7,12 +7,12 @@ export type VisionMode = (typeof VISION_MODES)[number];
 export type SearchContextSize = (typeof SEARCH_CONTEXT_SIZES)[number];
 
 /**
- * Tokens of one image part when counting locally (§1.12 leaves images to the SDK; we can't fetch or decode
+ * Tokens of one image part when counting locally (docs/ORIGINAL-GATEWAY.md §1.12 leaves images to the SDK; we can't fetch or decode
  * them offline). OpenAI's gpt-4o rule is 85 base + 170 per 512-px tile: `low` is always 85, a 1024×1024
  * image at high/auto is 765 (typical), and the largest possible (768×2048 after scaling, 8 tiles) is 1445.
  * Counting uses the typical figure, the reservation the largest.
  */
-export const IMAGE_TOKENS = { low: 85, typical: 765, max: 1445 } as const;
+const IMAGE_TOKENS = { low: 85, typical: 765, max: 1445 } as const;
 
 export function imageTokens(detail: VisionMode | undefined, bound: 'typical' | 'max'): number {
   return detail === 'low' ? IMAGE_TOKENS.low : IMAGE_TOKENS[bound];
@@ -38,7 +38,7 @@ export interface ChatExtras {
 const SEARCH_TOOLS = new Set(['web_search', 'web_search_preview', 'google_search', 'google_search_retrieval']);
 
 /**
- * Extras read from the request. Unlike the reference (§7.9: the last message only, one charge whatever the
+ * Extras read from the request. Unlike the original (docs/ORIGINAL-GATEWAY.md §7.9: the last message only, one charge whatever the
  * image count) every image part of every message is charged: the provider processes the whole history again.
  */
 export function chatExtras(request: Pick<ChatRequest, 'messages' | 'tools'> & Record<string, unknown>): ChatExtras {
@@ -71,6 +71,6 @@ export function countCharacters(text: string | null | undefined): number {
   return n;
 }
 
-export function* contentParts(messages: readonly ChatMessage[]): Generator<ContentPart> {
+function* contentParts(messages: readonly ChatMessage[]): Generator<ContentPart> {
   for (const m of messages) if (Array.isArray(m.content)) yield* m.content;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelQuotasSchema, type ModelQuotas } from '@fastgate/core/entities/model-quota';
-import { billingRuleOf, parseSize, priceChat, priceEmbedding, priceImage, priceMidjourney, priceSpeech, priceTranscription, priceUnit, priceUnitFor } from './price';
+import { billingRuleOf, parseSize, priceChat, priceEmbedding, priceImage, priceSpeech, priceTranscription, priceUnit, priceUnitFor } from './price';
 
 /** Quotas as the console stores them (schema defaults filled in). */
 const q = (raw: unknown): ModelQuotas => modelQuotasSchema.parse(raw);
@@ -219,18 +219,6 @@ describe('other endpoints', () => {
     const quotas = q({ audio_clone_quota: { fixed_quota: 5000, unit: 'call' } });
     expect(priceUnitFor({ quotas, type: 1001, units: 1, discountBp: 10_000 })).toMatchObject({ quota: 5000, detail: { block: 'audio_clone_quota' } });
     expect(priceUnitFor({ quotas, type: 1000, units: 1, discountBp: 10_000 }).unpriced).toBe(true);
-  });
-
-  it('midjourney: by path, then by action', () => {
-    const quotas = q({
-      midjourney_quotas: [
-        { name: 'imagine', action: 'IMAGINE', path: '/mj/submit/imagine', fixed_quota: 50000 },
-        { name: 'upscale', action: 'UPSCALE', fixed_quota: 10000 },
-      ],
-    });
-    expect(priceMidjourney({ quotas, action: 'X', path: '/mj/submit/imagine', discountBp: 10_000 }).quota).toBe(50000);
-    expect(priceMidjourney({ quotas, action: 'UPSCALE', discountBp: 5000 }).quota).toBe(5000);
-    expect(priceMidjourney({ quotas, action: 'BLEND', discountBp: 10_000 }).unpriced).toBe(true);
   });
 
   it('billing rule comes from multimodal_quota', () => {

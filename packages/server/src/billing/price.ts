@@ -1,4 +1,4 @@
-// Prices of one call in integer quota units (SPEC §3 price blocks, §9 500000 = $1; reference §1.13 legacy
+// Prices of one call in integer quota units (docs/SPEC.md §3.4 price blocks, §9 500000 = $1; docs/ORIGINAL-GATEWAY.md §1.13 legacy
 // formula). Pure: the caller passes the model's quotas, the usage and the group discount in basis points.
 //
 // Which block prices a chat call (`chatBlock`), by model type (core ModelType):
@@ -9,11 +9,12 @@
 // When the type's own block is missing the model's text_quota is used; when that is missing too the call is
 // `unpriced` (charged 0, flagged so the caller logs it). Other endpoints: images → image_quota, embeddings →
 // text_quota (103: multimodal_quota.text_quota), speech and transcription → audio_quota, digital human /
-// audio clone / video second creation → their unit blocks (`priceUnit`), Midjourney → midjourney_quotas.
+// audio clone / video second creation → their unit blocks (`priceUnit`). Midjourney prices (midjourney_quotas)
+// are kept by the console, but the gateway has no Midjourney proxy to charge them yet.
 //
 // Every price is a list of line items (core LineItem: input, cached input, cache writes, output, reasoning,
 // audio, images, searches, per-call fees, units) priced by one function, `charge`: one ceil over the exact
-// sum of every item (not one per item: less rounding up than the reference, §7 "exact integer billing"),
+// sum of every item (not one per item: less rounding up than the original's ceil per item, docs/ORIGINAL-GATEWAY.md §1.13),
 // then the discount ceil(base × discountBp / 10000). Every returned quota is a non-negative safe integer.
 import type { LineItem, LineKind, LineUnit } from '@fastgate/core/entities/call-log';
 import { BillingMethod, type ContextTier, type ModelQuotas, type TextQuota } from '@fastgate/core/entities/model-quota';
@@ -30,7 +31,7 @@ export type BillableUsage = Usage;
 
 export type PriceBlock = keyof ModelQuotas;
 
-export interface PriceDetail {
+interface PriceDetail {
   /** The block used, or null when the model has none for this call. */
   block: PriceBlock | null;
   method: 'ratio' | 'fixed' | 'none';
@@ -66,7 +67,7 @@ const product = (quantity: number, unitPrice: number) => Math.round(quantity * u
  * of quantity 0 are dropped; negative, NaN and infinite quantities or prices count as 0 (they never bill,
  * nor refund).
  */
-export function charge(block: PriceBlock | null, method: PriceDetail['method'], lines: readonly Line[], bp: number): Price {
+function charge(block: PriceBlock | null, method: PriceDetail['method'], lines: readonly Line[], bp: number): Price {
   const items: LineItem[] = [];
   for (const l of lines) {
     const quantity = clean(l.quantity);
@@ -113,7 +114,7 @@ export function chatBlock(quotas: Partial<ModelQuotas> | undefined, type: number
 }
 
 /** The token prices that apply to one call. */
-export interface TokenRates {
+interface TokenRates {
   input: number;
   cached: number;
   write_5m: number;
@@ -128,7 +129,7 @@ export interface TokenRates {
  * (strictly longer than the threshold, as Claude and Gemini price), a tier's unset (0) ratios keeping the
  * block's; then "0 = not set" fallbacks: cached and cache writes → prompt, 1-hour writes → cache writes.
  */
-export function tokenRates(text: Partial<TextQuota> | undefined, promptTokens: number): TokenRates {
+function tokenRates(text: Partial<TextQuota> | undefined, promptTokens: number): TokenRates {
   const t = text ?? {};
   // Stored blocks are not re-validated on read: tolerate a missing or malformed tier list.
   const tiers = (Array.isArray(t.tiers) ? t.tiers : []).filter((x): x is ContextTier => !!x && clean(x.above_tokens) > 0 && promptTokens > x.above_tokens);
@@ -154,7 +155,7 @@ const count = (n: number | undefined, cap = Number.MAX_SAFE_INTEGER) => Math.min
  * (1 h, then 5 min) + input; completion = audio + reasoning + output. Details larger than what is left of
  * their total are capped (an upstream may report nonsense; nothing is billed twice).
  */
-export function tokenLines(usage: BillableUsage, rates: TokenRates, audio: TextQuota | undefined): Line[] {
+function tokenLines(usage: BillableUsage, rates: TokenRates, audio: TextQuota | undefined): Line[] {
   const prompt = count(usage.prompt_tokens);
   const completion = count(usage.completion_tokens);
   const audioIn = audio ? count(usage.audio?.prompt_tokens, prompt) : 0;
@@ -279,7 +280,7 @@ export const imageCount = (n: number | undefined) => Math.max(1, Math.floor(clea
  * Per-image price: the generation_quotas row with this size and quality (a row with an empty quality
  * matches any quality, after exact rows), else the is_default row, else image_quota.fixed_quota.
  */
-export function imageUnitQuota(block: NonNullable<ModelQuotas['image_quota']>, size: string | undefined, quality: string | undefined): number {
+function imageUnitQuota(block: NonNullable<ModelQuotas['image_quota']>, size: string | undefined, quality: string | undefined): number {
   const rows = block.generation_quotas ?? [];
   const dim = parseSize(size);
   const q = (quality ?? '').trim().toLowerCase();
@@ -303,7 +304,7 @@ export function priceEmbedding(input: { quotas: Partial<ModelQuotas> | undefined
 
 /**
  * Text to speech (type 5): audio_quota.prompt_ratio is quota per input character (Unicode code point —
- * not UTF-8 bytes, which overcharged CJK 3×, reference §7.9). Fixed billing: fixed_quota per call.
+ * not UTF-8 bytes, which overcharged CJK 3×, docs/ORIGINAL-GATEWAY.md §7.9). Fixed billing: fixed_quota per call.
  */
 export function priceSpeech(input: { quotas: Partial<ModelQuotas> | undefined; characters: number; discountBp: number }): Price {
   return priceAudio(input.quotas, line('input', 'character', count(input.characters), 0), input.discountBp);
@@ -353,15 +354,7 @@ export function priceUnitFor(input: { quotas: Partial<ModelQuotas> | undefined; 
   return name ? priceUnit(input.quotas?.[name], input.units, input.discountBp, name) : unpriced(input.discountBp);
 }
 
-/** Midjourney: the per-action fixed price, matched by the proxied path first, then by action. */
-export function priceMidjourney(input: { quotas: Partial<ModelQuotas> | undefined; action: string; path?: string; discountBp: number }): Price {
-  const rows = input.quotas?.midjourney_quotas ?? [];
-  const row = (input.path ? rows.find((r) => r.path && r.path === input.path) : undefined) ?? rows.find((r) => r.action === input.action);
-  if (!row) return unpriced(input.discountBp);
-  return charge('midjourney_quotas', 'fixed', [line('request', 'call', 1, whole(row.fixed_quota))], input.discountBp);
-}
-
-/** The usage-source rule of a model (reference §1.12): only multimodal_quota carries one; 1 = official. */
+/** The usage-source rule of a model (docs/ORIGINAL-GATEWAY.md §1.12): only multimodal_quota carries one; 1 = official. */
 export function billingRuleOf(quotas: Partial<ModelQuotas> | undefined): 1 | 2 {
   return quotas?.multimodal_quota?.billing_rule === 2 ? 2 : 1;
 }

@@ -29,7 +29,7 @@ describe('countText', () => {
   });
 });
 
-describe('countChatPrompt (§1.12 overhead)', () => {
+describe('countChatPrompt (docs/ORIGINAL-GATEWAY.md §1.12 overhead)', () => {
   it('is Σ(3 + role + content [+ name + 1]) + 3', () => {
     expect(countChatPrompt([{ role: 'user', content: 'hello world' }])).toBe(3 + 1 + 2 + 3);
     const named: ChatMessage[] = [

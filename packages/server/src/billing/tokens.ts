@@ -1,4 +1,4 @@
-// Local token counting (reference §1.12) with gpt-tokenizer, offline. Used after the call, when the upstream
+// Local token counting (docs/ORIGINAL-GATEWAY.md §1.12) with gpt-tokenizer, offline. Used after the call, when the upstream
 // gave no usage, the client aborted, or the model bills "by system" — never on the hot path before the call
 // (estimate.ts has the cheap bound for that).
 import { createRequire } from 'node:module';
@@ -13,7 +13,7 @@ type Encoding = 'o200k_base' | 'cl100k_base';
 /**
  * o200k for OpenAI's 2024+ families (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, o1/o3/o4, gpt-oss, realtime/audio/image);
  * cl100k for everything else, including non-OpenAI models whose tokenizers we don't ship (an approximation,
- * reference §7.9 — provider usage stays the first source). A vendor prefix ("openai/gpt-4o") is ignored.
+ * docs/ORIGINAL-GATEWAY.md §7.9 — provider usage stays the first source). A vendor prefix ("openai/gpt-4o") is ignored.
  */
 const O200K = /^(?:[\w.-]+\/)?(?:chatgpt-4o|gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|gpt-realtime|gpt-audio|gpt-image|o[134](?:-|$)|omni-)/i;
 
@@ -43,14 +43,14 @@ export function countText(text: string | null | undefined, model?: string): numb
   return text ? encoder(model).countTokens(text, PLAIN) : 0;
 }
 
-/** Per message 3 (`<|start|>…<|message|>…<|end|>`), plus 1 when a name is given; 3 to prime the reply (§1.12). */
+/** Per message 3 (`<|start|>…<|message|>…<|end|>`), plus 1 when a name is given; 3 to prime the reply (docs/ORIGINAL-GATEWAY.md §1.12). */
 const PER_MESSAGE = 3;
 const PER_NAME = 1;
 const PRIMING = 3;
 
 /**
- * Prompt tokens of a chat. Every part of every message counts (the reference counted only the last message
- * of multimodal requests, §1.12/§7.9); images cost `IMAGE_TOKENS.typical` (85 at detail low), input audio
+ * Prompt tokens of a chat. Every part of every message counts (the original counted only the last message
+ * of multimodal requests, docs/ORIGINAL-GATEWAY.md §1.12/§7.9); images cost `IMAGE_TOKENS.typical` (85 at detail low), input audio
  * `audioTokens`, assistant tool calls their name and arguments, tools their JSON definition.
  */
 export function countChatPrompt(messages: readonly ChatMessage[], model?: string, tools?: unknown): number {
@@ -92,9 +92,9 @@ export function needsLocalCount(upstream: Usage | undefined, rule: 1 | 2, aborte
 }
 
 /**
- * The usage to bill (reference §1.12). Rule 1 "by official": the upstream's numbers, each side replaced by
+ * The usage to bill (docs/ORIGINAL-GATEWAY.md §1.12). Rule 1 "by official": the upstream's numbers, each side replaced by
  * max(local, upstream) only when it is missing or zero, or on abort (a cut stream's usage is partial or
- * absent). Unlike the reference, a sound side is not recounted just because the other one is zero: our
+ * absent). Unlike the original, a sound side is not recounted just because the other one is zero: our
  * tokenizer only approximates non-OpenAI models. Rule 2 "by system": max(local, upstream) per side.
  * The details (cache reads and writes, reasoning, audio, searches) are the upstream's: we can't know them
  * locally, and the price caps each at what is left of its total (billing/price.ts tokenLines).

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { QuotaExpiresRule } from '@fastgate/core/entities/app-key';
 import { Status } from '@fastgate/core/constants';
 import { Ledger } from '../billing/ledger';
+import type { LedgerStoreFactory } from '../billing/ledger-types';
 import type { Ctx } from '../context';
 import { createMemoryBreakers, createRedisBreakers } from '../breakers/index';
 import { KeyHealth } from '../jobs/key-health';
@@ -25,12 +26,17 @@ export class Gateway {
   /** Circuit breakers and cool-downs per key and agent (upstream-health.ts). */
   readonly breakers: UpstreamHealth;
 
-  constructor(private readonly ctx: Ctx) {
+  /** `ledgerStore`: where the ledger keeps balances and unwritten charges (memory, or Redis shared by every instance). */
+  constructor(
+    private readonly ctx: Ctx,
+    ledgerStore: LedgerStoreFactory,
+  ) {
     this.snapshot = new Snapshot(ctx);
-    this.ledger = new Ledger(ctx, this.snapshot);
+    // The snapshot holds the stored balances the ledger counts from.
+    this.ledger = new Ledger(ctx, this.snapshot, ledgerStore);
     this.limiter = ctx.limiter;
     this.upstream = createUpstream();
-    this.health = new KeyHealth(ctx, this);
+    this.health = new KeyHealth(ctx, () => this.snapshot.sys.auto_enable_error);
     const store = ctx.redis ? createRedisBreakers(ctx.redis.client, { prefix: `${ctx.redis.prefix}br:`, log: ctx.log }) : createMemoryBreakers();
     this.breakers = new UpstreamHealth(store, this.snapshot, ctx.log);
   }
@@ -49,7 +55,7 @@ export class Gateway {
     await this.upstream.close();
   }
 
-  /** A duration key's clock starts at its first call (reference §3.3 rule 2). */
+  /** A duration key's clock starts at its first call (docs/ORIGINAL-API.md §3.3 rule 2). */
   markFirstUse(key: SnapAppKey, now: number): void {
     if (key.quota_expires_rule !== QuotaExpiresRule.Duration || key.first_used_at) return;
     key.first_used_at = now;
@@ -65,7 +71,7 @@ export class Gateway {
       .catch((err: unknown) => this.ctx.log.error({ err }, 'recording the first use of an app key failed'));
   }
 
-  /** Takes a key out of rotation with the reason; an agent left without keys goes too (§1.16). `log`: the request's, so the line carries its trace id. */
+  /** Takes a key out of rotation with the reason; an agent left without keys goes too (docs/ORIGINAL-GATEWAY.md §1.16). `log`: the request's, so the line carries its trace id. */
   autoDisable(route: Route, reason: string, log: FastifyBaseLogger = this.ctx.log): void {
     const { key, agent } = route;
     if (key.is_never_disable || key.status !== Status.Normal) return;

@@ -1,48 +1,22 @@
-// One gateway call from admission to the last log row: admit → resolve → limit → reserve → attempts
-// (pick → send → classify → retry / auto-disable / fallback) → settle or refund → logs. The endpoint
-// handlers supply only how to send an attempt and relay its answer.
+// One gateway call from admission to the last log row: admit → resolve → limit → hold (reserve the
+// estimate) → attempts (attempt.ts: pick → send → classify → retry / auto-disable / fallback) → settle
+// or refund → logs. `withOpenCall` is the frame every billed call runs in (runCall here, async task
+// submission in tasks.ts); the endpoint handlers supply only how to send an attempt and relay its answer.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { capCompletion, type Budget } from '../billing/estimate';
-import type { AccountRef, Reservation } from '../billing/ledger';
+import type { AccountRef, Reservation } from '../billing/ledger-types';
 import { retryAfterSeconds, type AdmitResult, type LimitScope } from '../limits/types';
 import type { RateLimits } from '@fastgate/core/entities/catalogue';
-import type { UpstreamError } from '../providers/types';
+import type { ChatRequest, UpstreamError } from '../providers/types';
 import { admit, type Caller } from './admit';
-import type { NewCallLog } from '../db/schema';
-import { CallStatus, callLog, type Attempt, type Plan } from './call-log';
-import { classify, retryBudget } from './classify';
+import { CallAttempts, type AttemptScope, type Send } from './attempt';
+import type { Plan } from './call-log';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
-import { pick, type Route, type Tried } from './pick';
 import { resolve, type Endpoint, type Resolution } from './resolve';
 import { shieldMessage } from './shield';
 import { smartTarget } from './smart-match';
-import type { SnapModel, SnapVip } from './snapshot';
-import { backoffMs, pause, type Report } from './upstream-health';
-import type { ChatRequest } from '../providers/types';
-import type { LineItem } from '@fastgate/core/entities/call-log';
-
-/** An attempt that reached a conclusion the client has seen (or will see) — no more retries. */
-export interface Finished {
-  kind: 'finished';
-  status: number;
-  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
-  quota: number;
-  /** What the quota is made of (billing/price.ts), for the call log. */
-  lineItems?: readonly LineItem[];
-  promptRatio?: number;
-  completionRatio?: number;
-  completion?: string;
-  errMsg?: string;
-  /** Tokens for the rate limiter's token windows. */
-  tokens: number;
-}
-
-/** An attempt that failed before anything reached the client: it may be retried. */
-export interface Failed {
-  kind: 'failed';
-  error: UpstreamError;
-}
+import type { SnapVip } from './snapshot';
 
 export interface CallSpec {
   endpoint: Endpoint;
@@ -60,37 +34,19 @@ export interface CallSpec {
    * cost) and the call's completion limit (`chat`) is lowered to what that pays for.
    */
   estimate(resolution: Resolution): number | Budget;
-  attempt(ctx: AttemptContext): Promise<Finished | Failed>;
-}
-
-export interface AttemptContext {
-  route: Route;
-  plan: Plan;
-  /** The model the attempt calls (forwarding and fallback may change it). */
-  target: SnapModel;
-  signal: AbortSignal;
-  timeoutMs: number;
-  reply: FastifyReply;
-  /**
-   * Charges the call before the end of its answer goes out: an attempt calls it with its outcome right
-   * before the last write (a JSON answer, a stream's closing event) and returns that outcome. Once it
-   * resolves, the charge and the call logs are in the ledger's store (in Redis mode the shared journal),
-   * so an instance killed just after answering cannot lose a charge its client saw. Later calls
-   * return the first one's promise; an attempt that never calls it is charged after it returns.
-   */
-  finish(outcome: Finished): Promise<void>;
+  attempt: Send;
 }
 
 function accountsOf(caller: Caller, resolution: Resolution): AccountRef[] {
   const { appKey, app, user, reseller } = caller;
   const out: AccountRef[] = [
     // An admin may exempt an account from its balance (users.is_limit_quota = 0); usage is still counted.
-    { kind: 'user', id: user.user_id, limited: user.is_limit_quota !== 0 },
-    { kind: 'app', id: app.app_id, limited: app.is_limit_quota === 1 },
-    { kind: 'app_key', id: appKey.id, hash: appKey.key_hash, limited: appKey.is_limit_quota === 1 },
+    { kind: 'user', id: user.user_id, limited: user.is_limit_quota },
+    { kind: 'app', id: app.app_id, limited: app.is_limit_quota },
+    { kind: 'app_key', id: appKey.id, hash: appKey.key_hash, limited: appKey.is_limit_quota },
   ];
   if (reseller) out.push({ kind: 'reseller', id: reseller.user_id, limited: false });
-  if (resolution.group) out.push({ kind: 'group', id: resolution.group.id, limited: resolution.group.is_limit_quota === 1 });
+  if (resolution.group) out.push({ kind: 'group', id: resolution.group.id, limited: resolution.group.is_limit_quota });
   return out;
 }
 
@@ -136,13 +92,6 @@ export interface AdmittedRequest extends Admitted {
   release?: () => Promise<void>;
 }
 
-/** A call past admission and the quota it holds. */
-export interface OpenedCall extends Admitted {
-  /** The balances the reservation holds (and a settlement charges). */
-  accounts: AccountRef[];
-  reservation: Reservation;
-}
-
 /**
  * admit → resolve → limit: the checks every request passes, billed or not (/v1/messages/count_tokens
  * stops here). Throws the OpenAI-shaped refusal.
@@ -168,11 +117,12 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
 }
 
 /**
- * admit → resolve → limit → reserve, shared by every endpoint (async tasks too). Throws the
- * OpenAI-shaped refusal; on success the estimate is held until settled or refunded.
+ * Holds the estimate on every balance the call is charged to, waiting a while for other calls' holds
+ * when the balance is short; a chat call's budget may shrink to what the balance has, and its
+ * completion limit with it. Throws the OpenAI-shaped refusal, un-counting the request from its windows.
  */
-export async function openCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat' | 'estimate'>): Promise<OpenedCall> {
-  const { traceId, reqTime, started, caller, resolution, scopes, release } = await admitRequest(gw, request, reply, spec);
+async function hold(gw: Gateway, admitted: AdmittedRequest, spec: Pick<CallSpec, 'chat' | 'estimate'>): Promise<Reservation> {
+  const { traceId, caller, resolution, release } = admitted;
   const { ledger } = gw;
   const accounts = accountsOf(caller, resolution);
   let reservation: Awaited<ReturnType<typeof ledger.reserve>>;
@@ -191,12 +141,12 @@ export async function openCall(gw: Gateway, request: FastifyRequest, reply: Fast
     const kind = reservation.refused.kind;
     throw new GatewayError(429, REFUSED_CODES[kind], kind === 'user' || kind === 'reseller' ? 'You exceeded your current quota, please recharge.' : `The quota of this ${kind.replace('_', ' ')} is used up.`, 'insufficient_quota');
   }
-  gw.markFirstUse(caller.appKey, reqTime);
-  return { traceId, reqTime, started, caller, resolution, scopes, accounts, reservation };
+  gw.markFirstUse(caller.appKey, admitted.reqTime);
+  return reservation;
 }
 
-/** What every attempt of an opened call shares. */
-export function planOf(call: OpenedCall, spec: Pick<CallSpec, 'path' | 'requested' | 'stream' | 'messages' | 'prompt'>): Plan {
+/** What every attempt of a call shares. */
+function planOf(call: Admitted, spec: Pick<CallSpec, 'path' | 'requested' | 'stream' | 'messages' | 'prompt'>): Plan {
   return {
     traceId: call.traceId,
     endpoint: spec.path,
@@ -211,184 +161,68 @@ export function planOf(call: OpenedCall, spec: Pick<CallSpec, 'path' | 'requeste
   };
 }
 
+/** A call that holds its estimate, while it runs: what its attempts share, and what it may be charged. */
+export interface OpenCall extends Admitted, AttemptScope {
+  /** The balances the reservation holds (and a settlement charges). */
+  accounts: AccountRef[];
+  reservation: Reservation;
+}
+
 /**
- * Resolves with nothing once the answer is sent: Fastify must not send again (resolving with the reply
- * would make it try, and log FST_ERR_REP_ALREADY_SENT on every call).
+ * The frame every billed call runs in: open it (admit → resolve → limit → hold), abort its attempts
+ * when its client leaves, and give the hold back, with the attempts' logs, when `run` ends without
+ * settling (a failure, an error, the client gone). Settling is `run`'s business.
  */
-export async function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<void> {
-  const call = await openCall(gw, request, reply, spec);
-  const { traceId, caller, resolution, scopes, reservation } = call;
-  const { snapshot, ledger, limiter } = gw;
-  const plan = planOf(call, spec);
-  const logs: NewCallLog[] = [];
+export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Omit<CallSpec, 'attempt'>, run: (call: OpenCall) => Promise<T>): Promise<T> {
+  const admitted = await admitRequest(gw, request, reply, spec);
+  const reservation = await hold(gw, admitted, spec);
+  const { traceId, reqTime, started, caller, resolution, scopes } = admitted;
   const abort = new AbortController();
+  const call: OpenCall = { traceId, reqTime, started, caller, resolution, scopes, accounts: reservation.accounts, reservation, plan: planOf(admitted, spec), reply, signal: abort.signal, logs: [] };
   const onClose = () => {
     if (!reply.raw.writableFinished) abort.abort();
   };
   request.raw.socket.once('close', onClose);
-  // A client that left while its call waited for a hold (openCall) is not served: refunded below.
+  // A client that left while its call waited for a hold is not served: refunded below.
   if (request.raw.socket.destroyed) onClose();
   try {
-    if (resolution.smart && spec.chat) {
-      const target = await smartTarget(gw, plan, resolution.smart, spec.chat, logs, abort.signal);
-      if (target) Object.assign(resolution, { target, forwarded: true });
-    }
-    // Settled by attempts() when the answer is ready, before its last bytes go out.
-    const result = await attempts(gw, spec, plan, reply, abort.signal, logs, (outcome) => ledger.settle(reservation, outcome.quota, logs));
-    if (result.kind === 'finished') {
-      if (result.tokens > 0 && scopes.length) void limiter.addTokens(scopes, result.tokens);
-      return;
-    }
-    ledger.refund(reservation, logs);
-    const e = result.error;
-    // The upstream's (or every cooling key's) retry-after reaches the client.
-    const retryAfter = e.retryAfterMs === undefined ? undefined : retryAfterSeconds(e.retryAfterMs);
-    throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(snapshot.sys, caller.user.role, e.message, traceId), e.type, retryAfter);
+    return await run(call);
   } catch (err) {
-    if (!reservation.settled) ledger.refund(reservation, logs);
+    if (!reservation.settled) gw.ledger.refund(reservation, call.logs);
     throw err;
   } finally {
     request.raw.socket.off('close', onClose);
   }
 }
 
-/** What a finished attempt says about its upstream's health: answered, broke midway, or nothing (the client left). */
-function healthOf(outcome: Finished): Report {
-  if (outcome.status === CallStatus.Success) return { kind: 'ok' };
-  if (outcome.status === CallStatus.Failed) return { kind: 'fail', error: { status: 0, code: 'stream_interrupted', message: outcome.errMsg ?? 'the stream broke' } };
-  return { kind: 'neutral' };
-}
-
-/** What an attempt counts as upstream (GET /metrics): the HTTP status it failed with (0 = no answer), or how a relayed answer ended. */
-function attemptOutcome(outcome: Finished | Failed): number | 'aborted' | 'stream_broken' {
-  if (outcome.kind === 'failed') return outcome.error.status;
-  if (outcome.status === CallStatus.Aborted) return 'aborted';
-  return outcome.status === CallStatus.Success ? 200 : 'stream_broken';
+/**
+ * The OpenAI-shaped error of a call no attempt finished: the upstream's status (502 when it gave none)
+ * and code, its message shielded from the caller where the system config says so (shield.ts).
+ */
+export function callFailure(gw: Gateway, call: Pick<Admitted, 'traceId' | 'caller'>, e: UpstreamError, retryAfter?: number): GatewayError {
+  return new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(gw.snapshot.sys, call.caller.user.role, e.message, call.traceId), e.type, retryAfter);
 }
 
 /**
- * The retry loop of §1.10 with the fallback agent, then the fallback model, each with a fresh budget.
- * `charge` settles the finished call (its logs are in `logs` by then); the caller that leaves it out
- * settles on its own.
+ * A billed call answered by its endpoint: smart forwarding, then the attempts, charged when the answer
+ * is ready. Resolves with nothing once the answer is sent: Fastify must not send again (resolving with
+ * the reply would make it try, and log FST_ERR_REP_ALREADY_SENT on every call).
  */
-export async function attempts(
-  gw: Gateway,
-  spec: CallSpec,
-  plan: Plan,
-  reply: FastifyReply,
-  signal: AbortSignal,
-  logs: NewCallLog[],
-  charge?: (outcome: Finished) => Promise<void>,
-): Promise<Finished | Failed> {
-  const { snapshot } = gw;
-  const { resolution } = plan;
-  const model = resolution.model;
-  const passes: { target: SnapModel; agentId?: string }[] = [{ target: resolution.target }];
-  if (model.is_enable_fallback) {
-    const fb = model.fallback_config;
-    if (fb.model_agent) passes.push({ target: resolution.target, agentId: fb.model_agent });
-    const fbModel = fb.model ? snapshot.models.get(fb.model) : undefined;
-    if (fbModel && fbModel.status === 1 && fbModel.id !== resolution.target.id) passes.push({ target: fbModel });
-  }
-  let last: Failed = { kind: 'failed', error: { status: 503, type: 'server_error', code: 'no_available_agent', message: 'No model agent is available for this model right now.' } };
-  const sys = snapshot.sys;
-  const metrics = reply.server.ctx.metrics;
-  for (const pass of passes) {
-    const tried: Tried = { agents: new Set(), keys: new Set() };
-    let budget: number | undefined;
-    /** Keys asked again in this pass, for the backoff. */
-    let repeats = 0;
-    for (let n = 0; ; n++) {
-      let route: Route;
-      /** Half-open probes this attempt holds (upstream-health.ts); its outcome decides them. */
-      let probes: string[];
-      const timeoutMs = (spec.stream ? sys.base.long_timeout : sys.base.short_timeout) * 1000;
-      try {
-        const only = pass.agentId ? snapshot.agents.get(pass.agentId) : undefined;
-        if (pass.agentId && !only) break;
-        // Keys cooling down or behind an open breaker are passed over; when that is all of them, the
-        // error carries until when (retry-after).
-        ({ route, probes } = await gw.breakers.pickClaimed(() => pick(snapshot, pass.target, resolution.group, plan.requested, tried, only, gw.breakers), timeoutMs + 5000));
-      } catch (err) {
-        if (err instanceof GatewayError) {
-          last = { kind: 'failed', error: { status: err.status, type: err.type, code: err.code, message: err.message, retryAfterMs: err.retryAfter === undefined ? undefined : err.retryAfter * 1000 } };
-          break;
-        }
-        throw err;
-      }
-      budget ??= retryBudget(sys.base.err_retry, gw.candidateKeys(pass.target, resolution.group));
-      // A key asked a second time in this call is given a moment first (a fresh key is asked at once).
-      if (tried.keys.has(route.key.id)) await pause(backoffMs(repeats++), signal);
-      const attemptStarted = performance.now();
-      let outcome: Finished | Failed;
-      const seconds = () => (performance.now() - attemptStarted) / 1000;
-      // The finished attempt's log, then the charge: once, when the attempt calls finish() or returns.
-      let done: { outcome: Finished; charged: Promise<void> } | undefined;
-      const settleWith = (o: Finished, entry: Attempt): Promise<void> => {
-        logs.push(callLog(snapshot, plan, logs.length, entry));
-        done = { outcome: o, charged: charge ? charge(o) : Promise.resolve() };
-        return done.charged;
-      };
-      const finish = (o: Finished): Promise<void> =>
-        done?.charged ??
-        settleWith(o, {
-          route,
-          status: o.status,
-          usage: o.usage,
-          quota: o.quota,
-          lineItems: o.lineItems,
-          promptRatio: o.promptRatio,
-          completionRatio: o.completionRatio,
-          completion: o.completion,
-          errMsg: o.errMsg,
-          connMs: performance.now() - attemptStarted,
-          retryCount: n,
-        });
-      try {
-        outcome = await spec.attempt({ route, plan, target: pass.target, signal, timeoutMs, reply, finish });
-      } catch (err) {
-        if (done) {
-          // Charged already; only the answer's tail failed.
-          metrics.upstreamAttempt(route.family, attemptOutcome(done.outcome), seconds());
-          void gw.breakers.report(route, healthOf(done.outcome), probes, reply.log);
-          await done.charged;
-          return done.outcome;
-        }
-        await gw.breakers.release(probes);
-        if (signal.aborted) {
-          metrics.upstreamAttempt(route.family, 'aborted', seconds());
-          const aborted: Finished = { kind: 'finished', status: CallStatus.Aborted, quota: 0, tokens: 0 };
-          await settleWith(aborted, { route, status: CallStatus.Aborted, errMsg: 'client closed the connection', retryCount: n });
-          return aborted;
-        }
-        throw err;
-      }
-      metrics.upstreamAttempt(route.family, attemptOutcome(outcome), seconds());
-      if (outcome.kind === 'finished') {
-        void gw.breakers.report(route, healthOf(outcome), probes, reply.log);
-        await finish(outcome);
-        return done!.outcome;
-      }
-      last = outcome;
-      const e = outcome.error;
-      reply.log.warn({ family: route.family, agent: route.agent?.name, key: route.key.key_mask, status: e.status, code: e.code, attempt: n }, 'upstream attempt failed');
-      tried.agents.add(route.agent?.id ?? '');
-      tried.keys.add(route.key.id);
-      const verdict = classify(outcome.error, sys);
-      // Auth and quota errors disable the key with their reason; transient ones count against its
-      // breaker and its agent's (and a 429 cools the key) before the next pick.
-      if (verdict.disable) gw.autoDisable(route, outcome.error.message, reply.log);
-      const transient = verdict.retry && !verdict.disable;
-      // A 429 that did not say how long still tells the client (the key's cool-down).
-      if (verdict.coolMs !== undefined && e.retryAfterMs === undefined) last = { kind: 'failed', error: { ...e, retryAfterMs: verdict.coolMs } };
-      await gw.breakers.report(route, transient ? { kind: 'fail', coolMs: verdict.coolMs, error: { status: e.status, code: e.code ?? '', message: e.message } } : { kind: 'neutral' }, probes, reply.log);
-      const again = verdict.retry && n < budget;
-      logs.push(callLog(snapshot, plan, logs.length, { route, status: again || passes.length > 1 ? CallStatus.Retry : CallStatus.Failed, errMsg: outcome.error.message, retryCount: n }));
-      if (!verdict.retry) return outcome;
-      if (!again) break;
+export function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<void> {
+  return withOpenCall(gw, request, reply, spec, async (call) => {
+    const { resolution, reservation, scopes, logs } = call;
+    if (resolution.smart && spec.chat) {
+      const target = await smartTarget(gw, call.plan, resolution.smart, spec.chat, logs, call.signal);
+      if (target) Object.assign(resolution, { target, forwarded: true });
     }
-  }
-  const final = logs.at(-1);
-  if (final && final.status === CallStatus.Retry) final.status = CallStatus.Failed;
-  return last;
+    // Settled by the attempts when the answer is ready, before its last bytes go out.
+    const result = await new CallAttempts(gw, call, spec.attempt, (outcome) => gw.ledger.settle(reservation, outcome.quota, logs)).run();
+    if (result.kind === 'finished') {
+      if (result.tokens > 0 && scopes.length) void gw.limiter.addTokens(scopes, result.tokens);
+      return;
+    }
+    const e = result.error;
+    // The upstream's (or every cooling key's) retry-after reaches the client; the frame refunds the hold.
+    throw callFailure(gw, call, e, e.retryAfterMs === undefined ? undefined : retryAfterSeconds(e.retryAfterMs));
+  });
 }

@@ -1,25 +1,26 @@
 // Async tasks at the gateway: `POST /v1/tasks/<kind>` submits one (audio → audio clone models, video →
 // digital human, videosecondcreation → video second creation) and answers its id; `GET /v1/tasks/<id>`
 // answers where it stands (the job in jobs/tasks.ts polls the provider and moves it).
-// Submission is an ordinary call up to the upstream answer — admission, resolution, limits, reservation,
-// key picking with retries and fallback (run.ts) — with one difference: the estimate is charged for
-// real at once and the task row records it, so a restart between submission and completion loses
-// nothing; task-settlement.ts moves the difference when the task ends.
+// Submission is an ordinary call up to the upstream answer — admission, resolution, limits, the hold
+// (run.ts withOpenCall), key picking with retries and fallback (attempt.ts) — with one difference: the
+// estimate is charged for real at once and the task row records it, so a restart between submission
+// and completion loses nothing; task-settlement.ts moves the difference when the task ends.
 import { randomUUID } from 'node:crypto';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { TASK_KINDS, TASK_STATUS_NAMES, TaskStatus, taskSubmitSchema, type GatewayTask, type TaskKind, type TaskStatusValue, type TaskSubmit } from '@fastgate/core/entities/task';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { estimateTask, taskPrice, type TaskPrice } from '../billing/task-price';
-import type { NewCallLog, TaskRow } from '../db/schema';
+import type { TaskRow } from '../db/schema';
 import { storableRow } from '../db/text';
 import { newId } from '../http/ids';
 import { providers } from '../providers/index';
 import { admit } from './admit';
-import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { parseJsonBody } from './passthrough';
 import { badUpstreamBody, failure, isFailed, readJson, sendOrFail } from './relay';
-import { attempts, openCall, planOf, type CallSpec, type Failed, type Finished } from './run';
+import { CallAttempts, type Send } from './attempt';
+import { callFailure, withOpenCall, type CallSpec } from './run';
 import { shieldMessage } from './shield';
 import type { Route } from './pick';
 import type { TaskSettlement } from './task-settlement';
@@ -43,7 +44,7 @@ function parseTask(kind: TaskKind, raw: unknown): { input: TaskSubmit; extra: Re
   return { input, extra: body };
 }
 
-export function toGatewayTask(row: TaskRow, message = row.err_msg): GatewayTask {
+function toGatewayTask(row: TaskRow, message = row.err_msg): GatewayTask {
   return {
     id: row.task_id,
     object: 'task',
@@ -69,26 +70,22 @@ export async function submitTask(gw: Gateway, request: FastifyRequest, reply: Fa
   const { input, extra } = parseTask(kind, request.body);
   const db = request.server.ctx.db;
   let price: TaskPrice | undefined;
-  const endpoint = `task_${kind}` as const;
-  const call = await openCall(gw, request, reply, {
+  const spec: Omit<CallSpec, 'attempt'> = {
     requested: input.model,
-    endpoint,
+    endpoint: `task_${kind}`,
+    path: `/v1/tasks/${kind}`,
+    stream: false,
+    prompt: input.text ?? '',
     estimate: (r) => {
       price = taskPrice({ quotas: r.model.quotas, type: r.model.type, discountBp: r.discountBp, duration: input.duration, text: input.text });
       return estimateTask(price);
     },
-  });
-  const { reservation, caller, resolution } = call;
-  const reserved = reservation.amount;
-  let sent: { upstreamId: string; route: Route } | undefined;
-  const spec: CallSpec = {
-    endpoint,
-    path: `/v1/tasks/${kind}`,
-    requested: input.model,
-    stream: false,
-    prompt: input.text ?? '',
-    estimate: () => reserved,
-    attempt: async (ctx): Promise<Finished | Failed> => {
+  };
+  await withOpenCall(gw, request, reply, spec, async (call) => {
+    const { reservation, caller, resolution, logs } = call;
+    const reserved = reservation.amount;
+    let sent: { upstreamId: string; route: Route } | undefined;
+    const send: Send = async (ctx) => {
       const adapter = providers[ctx.route.family].tasks;
       if (!adapter) return failure({ status: 400, type: 'invalid_request_error', code: 'unsupported_endpoint', message: `The model \`${input.model}\` does not support async tasks.` });
       const res = await sendOrFail(gw, ctx, adapter.submit(ctx.route.target, kind, { ...extra, ...input }));
@@ -96,22 +93,11 @@ export async function submitTask(gw: Gateway, request: FastifyRequest, reply: Fa
       const upstreamId = adapter.parseSubmitted(await readJson(res));
       if (!upstreamId) return badUpstreamBody();
       sent = { upstreamId, route: ctx.route };
-      return { kind: 'finished', status: CallStatus.Success, quota: reserved, tokens: 0 };
-    },
-  };
-  const plan = planOf(call, spec);
-  const logs: NewCallLog[] = [];
-  const abort = new AbortController();
-  const onClose = () => {
-    if (!reply.raw.writableFinished) abort.abort();
-  };
-  request.raw.socket.once('close', onClose);
-  try {
-    const result = await attempts(gw, spec, plan, reply, abort.signal, logs);
-    if (result.kind === 'failed') {
-      const e = result.error;
-      throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(gw.snapshot.sys, caller.user.role, e.message, call.traceId), e.type);
-    }
+      return { kind: 'finished', status: LogStatus.Success, quota: reserved, tokens: 0 };
+    };
+    // No charge on finishing: the task row comes first, then the estimate is charged (below).
+    const result = await new CallAttempts(gw, call, send).run();
+    if (result.kind === 'failed') throw callFailure(gw, call, result.error);
     if (!sent || !price) throw new GatewayError(499, 'client_closed_request', 'The client closed the connection before the task was submitted.');
     // The submitting attempt's row is written when the task ends, with the final price.
     const log = logs.pop()!;
@@ -161,12 +147,7 @@ export async function submitTask(gw: Gateway, request: FastifyRequest, reply: Fa
     gw.ledger.settle(reservation, reserved, logs);
     await gw.ledger.flush();
     reply.send(toGatewayTask(row));
-  } catch (err) {
-    if (!reservation.settled) gw.ledger.refund(reservation, logs);
-    throw err;
-  } finally {
-    request.raw.socket.off('close', onClose);
-  }
+  });
 }
 
 /** Only the caller's own tasks: anyone else's id is as unknown as a made-up one. */

@@ -1,8 +1,10 @@
 // Redis mode in one place (REDIS_URL set): the shared connection, the change bus over pub/sub, the
 // rate limiter whose counters every instance shares, the snapshot's periodic reconcile and the session
-// cache's invalidation. The ledger picks its Redis store from `ctx.redis` (billing/ledger.ts).
+// cache's invalidation, and the ledger's store of balances and unwritten charges (billing/ledger-redis.ts).
 import type { FastifyBaseLogger } from 'fastify';
 import { watchUserChanges } from '../auth/session-cache';
+import { redisLedgerStore } from '../billing/ledger-redis';
+import type { LedgerStoreFactory } from '../billing/ledger-types';
 import { createRedisBus, type RedisBus } from '../bus/redis';
 import type { Config } from '../config';
 import type { Ctx } from '../context';
@@ -17,6 +19,7 @@ export interface RedisMode {
   conn: RedisConn;
   bus: RedisBus;
   limiter: RateLimiter;
+  ledgerStore: LedgerStoreFactory;
   /** Once the snapshot is loaded: reconcile it periodically and on every bus reconnect; watch users for the session cache. */
   start(ctx: Ctx, snapshot: Snapshot): Reconciler;
   stop(): Promise<void>;
@@ -48,6 +51,7 @@ export async function redisMode(config: Config, log: FastifyBaseLogger): Promise
     conn,
     bus,
     limiter: guarded(createRedisLimiter(conn.client, { prefix: `${conn.prefix}rl:` }), log),
+    ledgerStore: redisLedgerStore(conn),
     start(ctx, snapshot) {
       const reconcile = startReconcile(ctx, snapshot, config.reconcileMs);
       stops = [bus.onReconnect(() => void reconcile.run()), watchUserChanges(ctx, conn), () => reconcile.stop()];

@@ -5,13 +5,13 @@ import { usageDetails, type Fault } from './faults';
 import { sendJson, sleep, sseData, startSse } from './http';
 import { answerFor, countTokens, embeddingFor, pieces } from './text';
 
-export interface ChatMessage {
+interface ChatMessage {
   role: string;
   content: unknown;
 }
 
 /** All text of a message list, the way the mock counts prompt tokens. */
-export function messagesText(messages: ChatMessage[] | undefined): string {
+function messagesText(messages: ChatMessage[] | undefined): string {
   return (messages ?? [])
     .map((m) => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? m.content.map((p: { text?: string }) => p.text ?? '').join('') : ''))
     .join('\n');

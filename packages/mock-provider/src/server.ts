@@ -10,7 +10,7 @@ import * as openai from './openai';
 import { createResponse, responseNotFound } from './responses';
 import { pollTask, submitTask, TaskBook } from './tasks';
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   key: string;

@@ -13,7 +13,7 @@ type Schema = Record<string, any>;
 const MAX_DEPTH = 8;
 
 /** A value the schema accepts: the first enum/const/anyOf choice, `mock` strings, numbers within bounds. */
-export function sampleFor(schema: unknown, root: unknown = schema, depth = 0): unknown {
+function sampleFor(schema: unknown, root: unknown = schema, depth = 0): unknown {
   if (!schema || typeof schema !== 'object' || depth > MAX_DEPTH) return null;
   const s = schema as Schema;
   if (typeof s.$ref === 'string') {

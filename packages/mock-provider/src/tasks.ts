@@ -11,8 +11,8 @@ import type { Fault } from './faults';
 import { sendJson } from './http';
 import { openaiError } from './openai';
 
-export type TaskOutcome = 'succeed' | 'fail' | 'stall';
-export type MockTaskStatus = 'queued' | 'processing' | 'succeeded' | 'failed';
+type TaskOutcome = 'succeed' | 'fail' | 'stall';
+type MockTaskStatus = 'queued' | 'processing' | 'succeeded' | 'failed';
 
 export interface MockTask {
   id: string;
@@ -29,11 +29,11 @@ export interface MockTask {
   created: number;
 }
 
-export const DEFAULT_TASK_POLLS = 2;
-export const DEFAULT_TASK_DURATION = 10;
+const DEFAULT_TASK_POLLS = 2;
+const DEFAULT_TASK_DURATION = 10;
 
 /** The media URLs of a finished task: a function of its id and kind only. */
-export function taskUrls(origin: string, id: string, kind: string): { audio_url: string; video_url: string; cover_url: string } {
+function taskUrls(origin: string, id: string, kind: string): { audio_url: string; video_url: string; cover_url: string } {
   const audio = kind === 'audio' || kind === '';
   const video = kind !== 'audio';
   return {

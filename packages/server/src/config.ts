@@ -1,4 +1,4 @@
-// Configuration, read from the environment once at start (STYLE: no process.env anywhere else).
+// Configuration, read from the environment once at start (no process.env anywhere else).
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

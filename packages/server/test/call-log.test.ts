@@ -1,4 +1,4 @@
-// Call logs in the console (reference §1.6, SPEC §2/§6): rows written by the gateway's real writer after
+// Call logs in the console (docs/ORIGINAL-API.md §1.6, docs/SPEC.md §2/§6): rows written by the gateway's real writer after
 // calls through the mock provider, plus direct inserts for volume and filters; every verb per role.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Retention (SPEC §3 log retention days): old call logs leave in small batches, newer ones stay, the
+// Retention (docs/SPEC.md §3.15 log retention days): old call logs leave in small batches, newer ones stay, the
 // gateway keeps writing meanwhile, and sessions and codes are still cleaned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewCallLog } from '../src/db/schema';

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelCreateSchema } from '@fastgate/core/entities/model';
+import { modelValues } from '../src/console/model-wire';
 import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
 
 const M = '/api/v1/model';
@@ -217,16 +219,14 @@ describe.each(dialects)('models on %s', (dialect) => {
 
   it('pages 5,000 models', async () => {
     const now = Date.now();
+    // Every column as the console stores a new model, the rows then differ in id, corp, names and time.
+    const bulkValues = modelValues(modelCreateSchema.parse({ corp, name: 'bulk', model: 'bulk', type: 1, text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 2, cached_ratio: 0, fixed_quota: 0 } }));
     const rows = Array.from({ length: 5000 }, (_, i) => ({
+      ...bulkValues,
       id: `bulk${String(i).padStart(6, '0')}`,
       corp: i % 2 ? corp : corp2,
       name: `bulk-${i}`,
       model: `bulk-model-${i}`,
-      type: 1,
-      ...{ base_url: '', path: '', remark: '', request_data_format: 1, response_data_format: 1, is_public: 0, is_enable_model_agent: 0, lb_strategy: 1 },
-      ...{ is_enable_preset_config: 0, is_enable_forward: 0, is_enable_fallback: 0, preset_config: '{}', forward_config: '{}', fallback_config: '{}', groups: '[]', model_agents: '[]' },
-      quotas: JSON.stringify({ text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 2, cached_ratio: 0, fixed_quota: 0 } }),
-      status: 1,
       created_at: now,
       updated_at: now + i,
     }));

@@ -9,12 +9,12 @@ import { settled, world, PROVIDER_KEYS, type World } from './gateway-fixtures';
 import { dialects, signedIn, type Client } from './helpers';
 import { callRoute } from './route-call';
 
-/** Routes whose purpose is to show a secret to whoever may see it (reference §1.3, §1.6, §3.3, §3.4). */
+/** Routes whose purpose is to show a secret to whoever may see it (docs/ORIGINAL-API.md §1.3, §1.6, §3.3, §3.4). */
 const REVEALS = new Set([
   // The copy buttons.
   'POST /api/v1/key/copy/field',
   ...['chat', 'image', 'audio', 'virtualman', 'audioclone', 'videosecondcreation'].map((k) => `POST /api/v1/log/${k}/copy/field`),
-  // An app key's detail carries the full key for whoever may see it (reference §1.3); a model key's
+  // An app key's detail carries the full key for whoever may see it (docs/ORIGINAL-API.md §1.3); a model key's
   // detail is masked (checked below), and so is the agent's (issue 11: its own reveal, recorded).
   'GET /api/v1/key/detail',
   'POST /api/v1/model/agent/key/reveal',

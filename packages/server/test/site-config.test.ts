@@ -178,7 +178,7 @@ describe.each(dialects)('site configs on %s', (dialect) => {
     await anon.post('/api/v1/common/email-code', { email: email2, action: 'register', channel: 'user', domain: 'brand.example.com' });
     const code = await smtp.codeFor(email2).catch(() => '123456');
     const blocked = await anon.post('/api/v1/auth/register', { account: email2, password: 'secret-1', code, channel: 'user', domain: 'brand.example.com' });
-    // The site's own words are the message (reference §3.9).
+    // The site's own words are the message (docs/ORIGINAL-API.md §3.9).
     expect(blocked.body).toMatchObject({ code: 50, message: '暂停注册' });
     expect(await server.app.ctx.db.selectFrom('users').select('user_id').where('email', '=', email2).executeTakeFirst()).toBeUndefined();
   });

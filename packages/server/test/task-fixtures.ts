@@ -17,7 +17,7 @@ export const PER_CALL = 50_000;
 export const VSC_DISCOUNT = 0.8;
 
 type OpenAIError = { message: string; type: string; code: string };
-export type TaskAnswer = Omit<GatewayTask, 'error'> & { error: (Partial<OpenAIError> & { message: string }) | null };
+type TaskAnswer = Omit<GatewayTask, 'error'> & { error: (Partial<OpenAIError> & { message: string }) | null };
 
 export interface TaskWorld extends World {
   reseller: Client & { userId: number };

@@ -37,7 +37,7 @@ describe.each(dialects)('user center on %s', (dialect) => {
     await smtp?.close();
   });
 
-  it('updates the name and profile within SPEC §5 limits', async () => {
+  it('updates the name and profile within docs/SPEC.md §5 limits', async () => {
     expect((await alice.post('/api/v1/user/update/info', { name: '爱丽丝_A', profile: 'hello' })).body.code).toBe(0);
     expect((await alice.get('/api/v1/user/info')).body.data).toMatchObject({ name: '爱丽丝_A', profile: 'hello' });
     const short = await alice.post('/api/v1/user/update/info', { name: 'a' });

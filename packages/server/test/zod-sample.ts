@@ -18,7 +18,7 @@ interface Def {
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The schema under optional/default/nullable/pipe wrappers. */
-export function unwrap(s: z.ZodType): z.ZodType {
+function unwrap(s: z.ZodType): z.ZodType {
   for (;;) {
     const d = defOf(s);
     if (d.innerType) s = d.innerType;
@@ -138,15 +138,15 @@ export const HOSTILE_TEXT = [
 export const BROKEN_TEXT = ['a\u0000b', '\uD800', 'x\uDFFFy'];
 
 /** Own `__proto__` / `constructor` keys, as a JSON body carries them (a literal would set the prototype). */
-export const PROTO_KEYS: unknown[] = [JSON.parse('{"__proto__":{"polluted":1}}'), JSON.parse('{"constructor":{"prototype":{"polluted":1}}}')];
+const PROTO_KEYS: unknown[] = [JSON.parse('{"__proto__":{"polluted":1}}'), JSON.parse('{"constructor":{"prototype":{"polluted":1}}}')];
 
-export function deepObject(depth: number): unknown {
+function deepObject(depth: number): unknown {
   let v: unknown = { leaf: 1 };
   for (let i = 0; i < depth; i++) v = { a: v };
   return v;
 }
 
-export function deepArray(depth: number): unknown {
+function deepArray(depth: number): unknown {
   let v: unknown = [];
   for (let i = 0; i < depth; i++) v = [v];
   return v;

@@ -19,7 +19,7 @@ import type { Ctx } from '../context';
 import { newId } from '../http/ids';
 import { redact } from '../security/redact';
 
-export type AuditKind = 'write' | 'reveal' | 'export' | 'sign_in' | 'sign_out' | 'sign_in_failed';
+type AuditKind = 'write' | 'reveal' | 'export' | 'sign_in' | 'sign_out' | 'sign_in_failed';
 /** What a route records: a kind, or false for a POST that only reads. */
 export type AuditFlag = false | 'write' | 'reveal' | 'export';
 
@@ -27,7 +27,7 @@ export type AuditFlag = false | 'write' | 'reveal' | 'export';
 const AUDITED_ROLES = new Set(['admin', 'reseller']);
 
 /**
- * POSTs that only read, by their last path segment: the console API's read verbs (reference §1.2) and
+ * POSTs that only read, by their last path segment: the console API's read verbs (docs/ORIGINAL-API.md §1.2) and
  * the live rates (`/dashboard/per/second|minute`). Kept narrow on purpose (`/user/update/info` writes):
  * any other POST that only reads says `audit: false`.
  */
@@ -42,7 +42,7 @@ export function defaultAuditFlag(method: 'GET' | 'POST', url: string): AuditFlag
 }
 
 /** A JSON value larger than this (a batch of a thousand rows) is stored as a note of its size. */
-export const AUDIT_MAX_JSON = 200_000;
+const AUDIT_MAX_JSON = 200_000;
 
 type Row = Record<string, unknown> & { id: string };
 

@@ -83,7 +83,7 @@ export async function createAccount(ctx: Ctx, a: NewAccount): Promise<UserRow> {
 }
 
 /**
- * Register a user or reseller by email under the domain's site rules (reference §4, §3.9): a non-empty
+ * Register a user or reseller by email under the domain's site rules (docs/ORIGINAL-API.md §4, §3.9): a non-empty
  * register_tips blocks registration with that text, support_email_suffix limits the email domains,
  * grant_quota is gifted with its expiry in minutes.
  */
@@ -106,7 +106,7 @@ export async function registerByEmail(ctx: Ctx, opts: { role: 'user' | 'reseller
   });
   if (grant > 0) {
     // The gift is a deal record like any recharge; on a reseller's site it comes out of the reseller's
-    // quota and is skipped when the reseller lacks it (reference §4 Register).
+    // quota and is skipped when the reseller lacks it (docs/ORIGINAL-API.md §4 Register).
     const reseller = user.rid > 0 ? await ctx.db.selectFrom('users').select('user_id').where('user_id', '=', user.rid).where('role', '=', 'reseller').executeTakeFirst() : undefined;
     try {
       await moveQuota(ctx, [{

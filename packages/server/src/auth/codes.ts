@@ -1,4 +1,4 @@
-// Verification codes (reference §4): 6 digits, valid 15 minutes, at most 5 sends per address per
+// Verification codes (docs/ORIGINAL-API.md §4): 6 digits, valid 15 minutes, at most 5 sends per address per
 // 30 minutes, void after 5 wrong tries. Stored hashed; DB-backed so every instance agrees.
 import { t } from '@fastgate/core/messages';
 import type { Locale } from '@fastgate/core/constants';

@@ -1,4 +1,4 @@
-// Sign-in for the three channels (reference §4): by account or email + password, or by email + code.
+// Sign-in for the three channels (docs/ORIGINAL-API.md §4): by account or email + password, or by email + code.
 // Five failed password logins lock the account for 30 minutes. A locked, an unknown and a wrong-password
 // account get the same answer in the same time, so sign-in tells an attacker nothing about accounts.
 import type { LoginInput } from '@fastgate/core/schemas/auth';
@@ -16,8 +16,8 @@ import { throttle } from './throttle';
 import { twoFactorChallenge } from './two-factor';
 import { recordAudit } from '../audit/record';
 
-export const MAX_FAILED_LOGINS = 5;
-export const LOCK_MS = 30 * 60_000;
+const MAX_FAILED_LOGINS = 5;
+const LOCK_MS = 30 * 60_000;
 
 export interface LoginMeta {
   ip: string;
@@ -82,7 +82,7 @@ export async function takeAttempt(ctx: Ctx, userId: number): Promise<boolean> {
 }
 
 /** A right secret gives its attempt back (the count keeps earlier failures, e.g. until a second factor is also right). */
-export async function releaseAttempt(ctx: Ctx, userId: number): Promise<void> {
+async function releaseAttempt(ctx: Ctx, userId: number): Promise<void> {
   await ctx.db
     .updateTable('users')
     .set((eb) => ({ failed_logins: eb('failed_logins', '-', 1) }))
@@ -125,7 +125,7 @@ async function loginByCode(ctx: Ctx, input: LoginInput, options: { email_login: 
   if (!(await verifyCode(ctx, email, 'login', input.channel, input.code))) throw businessError('code.invalid');
   const user = await findLoginUser(ctx, input.channel, email);
   if (user) return user;
-  // An unknown email signs up only where that channel's registration is open (SPEC §2: the main
+  // An unknown email signs up only where that channel's registration is open (docs/SPEC.md §2.4: the main
   // login); admins are never created here. No code is mailed otherwise, so this is a safety net.
   if (!mayRegisterByCode(input.channel, options)) throw businessError('code.invalid');
   return registerByEmail(ctx, { role: input.channel as 'user' | 'reseller', email, domain: meta.domain });

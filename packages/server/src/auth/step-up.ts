@@ -16,7 +16,7 @@ import type { Session } from './sessions';
 import { checkSecondFactor } from './second-factor';
 import { twoFactorEnabled } from './two-factor';
 
-export const STEP_UP_MS = 5 * 60_000;
+const STEP_UP_MS = 5 * 60_000;
 
 export async function stepUp(ctx: Ctx, session: Session, code: string): Promise<StepUpResult> {
   const userId = session.user.user_id;

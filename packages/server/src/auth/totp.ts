@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { sha256 } from '../security/tokens';
 
-export const TOTP_PERIOD_S = 30;
+const TOTP_PERIOD_S = 30;
 /** Codes of the step before and after are accepted too: phone clocks drift and people type slowly. */
 const WINDOW = 1;
 

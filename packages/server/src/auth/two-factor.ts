@@ -12,7 +12,7 @@ import { randomToken, sha256 } from '../security/tokens';
 import { getSysSection } from '../settings/sys-config';
 import { newRecoveryCodes, newTotpSecret, recoveryHash, totpStep, totpUri } from './totp';
 
-export const TICKET_TTL_MS = 5 * 60_000;
+const TICKET_TTL_MS = 5 * 60_000;
 /** Wrong codes one ticket takes before it dies (each also counts toward the account's lockout). */
 export const MAX_TICKET_TRIES = 5;
 
@@ -24,7 +24,7 @@ export async function twoFactorEnabled(ctx: Ctx, userId: number): Promise<boolea
   return !!row;
 }
 
-export async function twoFactorRequired(ctx: Ctx, role: Role): Promise<boolean> {
+async function twoFactorRequired(ctx: Ctx, role: Role): Promise<boolean> {
   return POLICY_ROLES.includes(role) && (await getSysSection(ctx.db, 'two_factor')).required;
 }
 

@@ -50,9 +50,9 @@ export function windowSums(counts: Map<number, [number, number]>, slot: number):
   return { calls, failures };
 }
 
-export const nextBackoff = (backoff: number, s: BreakerSettings): number => Math.min(Math.max(backoff * 2, s.cooldownMs), Math.max(MAX_COOLDOWN_MS, s.cooldownMs));
+const nextBackoff = (backoff: number, s: BreakerSettings): number => Math.min(Math.max(backoff * 2, s.cooldownMs), Math.max(MAX_COOLDOWN_MS, s.cooldownMs));
 
-export const trips = (calls: number, failures: number, s: BreakerSettings): boolean => calls >= s.minCalls && failures * 100 >= s.errorRatePct * calls;
+const trips = (calls: number, failures: number, s: BreakerSettings): boolean => calls >= s.minCalls && failures * 100 >= s.errorRatePct * calls;
 
 function open(e: Entry, wait: number, now: number): void {
   Object.assign(e, { state: 'open', backoff: wait, retryAt: now + wait, probeUntil: 0 });

@@ -2,8 +2,13 @@
 // of the store (memory for one process, Redis shared by every instance, like limits/). A breaker id is
 // `key:<id>` or `agent:<id>`. Picking reads a local view synchronously (the hot path does no I/O);
 // outcomes and probe claims go to the store.
+import type { BreakerState } from '@fastgate/core/entities/breaker';
 
-export type BreakerState = 'closed' | 'open' | 'half_open';
+/** The breaker ids of a provider key and of a model agent. */
+export const keyBreaker = (id: string): string => `key:${id}`;
+export const agentBreaker = (id: string): string => `agent:${id}`;
+
+export type { BreakerState };
 
 /** What picking needs to know, all times epoch ms (0 = none). */
 export interface BreakerView {

@@ -16,42 +16,44 @@
 // each account at registration, a live flag keeps later changes effective). Admins may use every
 // enabled model.
 // A usable model is billed through the first usable group that lists it, in the gateway's order
-// (gateway-semantics §1.3): the default group first, then descending weight (ties: latest update);
+// (docs/ORIGINAL-GATEWAY.md §1.3): the default group first, then descending weight (ties: latest update);
 // no such group = full price (discount 1).
+import { flag } from '@fastgate/core/resource';
 import { Status } from '@fastgate/core/constants';
 import { bpToFraction } from '@fastgate/core/entities/group';
 import type { Ctx } from '../context';
-import type { GroupRow, ModelRow, UserRow } from '../db/schema';
-import { effectiveLevel, vipOwnerOf } from '../vip/rules';
+import type { UserRow } from '../db/schema';
+import { effectiveLevel, levelRecord, vipOwnerOf } from '../vip/rules';
+import { groupRecord, type GroupRecord } from './groups';
 import { idsOf } from './links';
 import { ADMIN_OWNER } from './owners';
 
 export type AccessAccount = Pick<UserRow, 'role' | 'user_id' | 'rid' | 'groups' | 'models'>;
-type GroupLike = Pick<GroupRow, 'id' | 'user_id' | 'status' | 'expires_at' | 'is_public' | 'is_default' | 'weight' | 'updated_at' | 'models' | 'vip_levels'>;
+type GroupLike = Pick<GroupRecord, 'id' | 'user_id' | 'status' | 'expires_at' | 'is_public' | 'is_default' | 'weight' | 'updated_at' | 'models' | 'vip_levels'>;
 
-/** The account's current VIP level: its id and the groups it lists (JSON id array, as stored). */
+/** The account's current VIP level: its id and the groups it lists. */
 export interface VipGrant {
   id: string;
-  groups: string;
+  groups: string[];
 }
-type ModelLike = Pick<ModelRow, 'id' | 'status' | 'is_public'>;
+type ModelLike = { id: string; status: number; is_public: boolean };
 
 export { ADMIN_OWNER };
 
 /** Gateway order: default first, then weight descending, then the most recently updated. */
-export function byPriority(a: GroupLike, b: GroupLike): number {
-  return b.is_default - a.is_default || b.weight - a.weight || b.updated_at - a.updated_at || a.id.localeCompare(b.id);
+function byPriority(a: GroupLike, b: GroupLike): number {
+  return Number(b.is_default) - Number(a.is_default) || b.weight - a.weight || b.updated_at - a.updated_at || a.id.localeCompare(b.id);
 }
 
 /** The groups `account` may use, in gateway order (pure: the gateway calls it on its snapshot). */
 export function usableGroups<G extends GroupLike>(account: AccessAccount, groups: readonly G[], now = Date.now(), vip?: VipGrant): G[] {
-  const granted = new Set([...idsOf(account.groups), ...idsOf(vip?.groups)]);
-  const byLevel = (g: G) => !!vip && idsOf(g.vip_levels).includes(vip.id);
+  const granted = new Set([...idsOf(account.groups), ...(vip?.groups ?? [])]);
+  const byLevel = (g: G) => !!vip && g.vip_levels.includes(vip.id);
   const owners = account.role === 'user' && account.rid > 0 ? [ADMIN_OWNER, account.rid] : [ADMIN_OWNER];
   return groups
     .filter((g) => g.status === Status.Normal && (g.expires_at === null || g.expires_at <= 0 || g.expires_at > now))
     .filter((g) => owners.includes(g.user_id))
-    .filter((g) => account.role === 'admin' || g.is_public === 1 || granted.has(g.id) || byLevel(g))
+    .filter((g) => account.role === 'admin' || g.is_public || granted.has(g.id) || byLevel(g))
     .sort(byPriority);
 }
 
@@ -64,44 +66,39 @@ export interface UsableModel<M, G> {
 /** The models `account` may use with their billing group; `groups` must come from `usableGroups`. */
 export function usableModels<M extends ModelLike, G extends GroupLike>(account: AccessAccount, groups: readonly G[], models: readonly M[]): UsableModel<M, G>[] {
   const via = new Map<string, G>();
-  for (const g of groups) for (const id of idsOf(g.models)) if (!via.has(id)) via.set(id, g);
+  for (const g of groups) for (const id of g.models) if (!via.has(id)) via.set(id, g);
   const direct = new Set(idsOf(account.models));
   return models
-    .filter((m) => m.status === Status.Normal && (account.role === 'admin' || via.has(m.id) || direct.has(m.id) || m.is_public === 1))
+    .filter((m) => m.status === Status.Normal && (account.role === 'admin' || via.has(m.id) || direct.has(m.id) || m.is_public))
     .map((model) => ({ model, group: via.get(model.id) ?? null }));
 }
 
 /** The discount a usable model is billed at, as a fraction (1 = full price). */
-export const discountOf = (group: Pick<GroupRow, 'discount_bp'> | null) => (group ? bpToFraction(group.discount_bp) : 1);
+export const discountOf = (group: Pick<GroupRecord, 'discount_bp'> | null) => (group ? bpToFraction(group.discount_bp) : 1);
 
-async function candidateGroups(ctx: Ctx, account: AccessAccount): Promise<GroupRow[]> {
+async function candidateGroups(ctx: Ctx, account: AccessAccount): Promise<GroupRecord[]> {
   const owners = account.role === 'user' && account.rid > 0 ? [ADMIN_OWNER, account.rid] : [ADMIN_OWNER];
-  return ctx.db.selectFrom('groups').selectAll().where('status', '=', Status.Normal).where('user_id', 'in', owners).execute();
+  return (await ctx.db.selectFrom('groups').selectAll().where('status', '=', Status.Normal).where('user_id', 'in', owners).execute()).map(groupRecord);
 }
 
 /** The account's VIP grant, read from the database (the gateway takes it from its snapshot). */
-export async function vipGrantOf(ctx: Ctx, account: AccessAccount, now = Date.now()): Promise<VipGrant | undefined> {
+async function vipGrantOf(ctx: Ctx, account: AccessAccount, now = Date.now()): Promise<VipGrant | undefined> {
   if (account.role === 'admin') return undefined;
   const user = await ctx.db.selectFrom('users').select(['role', 'rid', 'vip_level', 'vip_level_expires_at']).where('user_id', '=', account.user_id).executeTakeFirst();
   if (!user) return undefined;
-  const levels = await ctx.db.selectFrom('vip_levels').select(['id', 'user_id', 'status', 'is_default', 'sort', 'duration', 'rules', 'groups']).where('user_id', '=', vipOwnerOf(user)).execute();
+  const levels = (await ctx.db.selectFrom('vip_levels').selectAll().where('user_id', '=', vipOwnerOf(user)).execute()).map(levelRecord);
   return effectiveLevel(user, levels, now)?.level;
 }
 
 /** Database form of `usableGroups`. */
-export async function availableGroups(ctx: Ctx, account: AccessAccount): Promise<GroupRow[]> {
+export async function availableGroups(ctx: Ctx, account: AccessAccount): Promise<GroupRecord[]> {
   return usableGroups(account, await candidateGroups(ctx, account), Date.now(), await vipGrantOf(ctx, account));
 }
 
-/** Database form of `usableModels`: full model rows with their billing group. */
-export async function availableModels(ctx: Ctx, account: AccessAccount): Promise<UsableModel<ModelRow, GroupRow>[]> {
-  const groups = await availableGroups(ctx, account);
-  return usableModels(account, groups, await ctx.db.selectFrom('models').selectAll().where('status', '=', Status.Normal).execute());
-}
-
 /** Ids of the usable models with their billing group, without loading whole model rows. */
-export async function availableModelIds(ctx: Ctx, account: AccessAccount): Promise<Map<string, GroupRow | null>> {
+export async function availableModelIds(ctx: Ctx, account: AccessAccount): Promise<Map<string, GroupRecord | null>> {
   const groups = await availableGroups(ctx, account);
   const rows = await ctx.db.selectFrom('models').select(['id', 'status', 'is_public']).where('status', '=', Status.Normal).execute();
-  return new Map(usableModels(account, groups, rows).map((u) => [u.model.id, u.group]));
+  const models = rows.map((r) => ({ ...r, is_public: flag.decode(r.is_public) }));
+  return new Map(usableModels(account, groups, models).map((u) => [u.model.id, u.group]));
 }

@@ -1,4 +1,4 @@
-// The keys typed into a model agent's `key` field (reference §3.6) are provider_keys rows bound to the
+// The keys typed into a model agent's `key` field (docs/ORIGINAL-API.md §3.6) are provider_keys rows bound to the
 // agent through provider_keys.model_agents (the stored side of the key ⇄ agent link).
 // On create/update each new key is sealed (security/api-keys.ts) and bound: a key already stored
 // (same hash) is bound to this agent too; a new one becomes a row with the agent's corp and models.
@@ -8,6 +8,8 @@
 // row is deleted; a key that is also usable directly (is_agents_only off, e.g. made on the key page)
 // stays as a plain model key. Keys are never logged.
 import { Status } from '@fastgate/core/constants';
+import { providerKeyResource } from '@fastgate/core/entities/provider-key';
+import { flag, ids } from '@fastgate/core/resource';
 import type { Kysely, Transaction } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database, ModelAgentRow, ProviderKeyRow } from '../db/schema';
@@ -48,7 +50,7 @@ export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent:
   const bound = await boundKeys(trx, [agent.id]);
   const keep = new Set(keys?.keep ?? []);
   const wanted = new Map((keys?.add ?? []).map((k) => [hashKey(k), k]));
-  const flagValues = { is_agents_only: flags.is_agents_only ? 1 : 0, is_never_disable: flags.is_never_disable_key ? 1 : 0 };
+  const flagValues = { is_agents_only: flag.encode(flags.is_agents_only), is_never_disable: flag.encode(flags.is_never_disable_key) };
 
   for (const row of bound) {
     const agents = idsOf(row.model_agents);
@@ -60,7 +62,7 @@ export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent:
       continue;
     }
     const rest = agents.filter((a) => a !== agent.id);
-    if (!rest.length && row.is_agents_only === 1) {
+    if (!rest.length && flag.decode(row.is_agents_only)) {
       await trx.deleteFrom('provider_keys').where('id', '=', row.id).execute();
       out.deleted.push(row.id);
     } else {
@@ -81,26 +83,19 @@ export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent:
       continue;
     }
     const id = newId();
+    // A new key has the agent's corp and models, the flags typed beside the keys, and the rest as a new key's defaults.
+    const settings = providerKeyResource.encode({
+      ...providerKeyResource.defaults(),
+      corp: agent.corp,
+      models: ids.decode(agent.models),
+      model_agents: [agent.id],
+      is_agents_only: flags.is_agents_only,
+      is_never_disable: flags.is_never_disable_key,
+      status: Status.Normal,
+    });
     await trx
       .insertInto('provider_keys')
-      .values({
-        id,
-        corp: agent.corp,
-        ...sealKey(ctx.secrets, key),
-        weight: 1,
-        remark: '',
-        ...flagValues,
-        is_limit_quota: 0,
-        is_auto_disabled: 0,
-        auto_disabled_reason: '',
-        quota: 0,
-        used_quota: 0,
-        models: agent.models,
-        model_agents: JSON.stringify([agent.id]),
-        status: Status.Normal,
-        created_at: now,
-        updated_at: now,
-      })
+      .values({ id, ...sealKey(ctx.secrets, key), ...settings, created_at: now, updated_at: now })
       .execute();
     out.created.push(id);
   }

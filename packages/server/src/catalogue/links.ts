@@ -1,7 +1,7 @@
 // Links between catalogue records, stored as JSON id arrays in text columns (db/schema.ts). Each
 // many-to-many relation has ONE stored side; the other side is derived when read:
-//   group ⇄ model:  groups.models is the truth (the gateway resolves a model inside a group, gateway-
-//                   semantics §1.3); a model's `groups` = the groups listing it. models.groups stays [].
+//   group ⇄ model:  groups.models is the truth (the gateway resolves a model inside a group,
+//                   docs/ORIGINAL-GATEWAY.md §1.3); a model's `groups` = the groups listing it. models.groups stays [].
 //   agent ⇄ model:  model_agents.models is the truth; a model's `model_agents` = the agents listing it.
 //                   models.model_agents stays [].
 //   key ⇄ agent:    provider_keys.model_agents is the truth; an agent's keys = the keys listing it.
@@ -36,7 +36,7 @@ export function jsonOf<T>(json: string | null | undefined, fallback: T): T {
   }
 }
 
-/** A validation error naming the field and the ids nobody may use (reference §2.2 code 51). */
+/** A validation error naming the field and the ids nobody may use (docs/ORIGINAL-API.md §2.2 code 51). */
 export function unknownRef(field: string, ids: string[]): AppError {
   return new AppError(ErrorCode.Validation, 'common.unknown_ref', { field, ids: ids.slice(0, 5).join(', ') });
 }

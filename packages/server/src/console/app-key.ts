@@ -1,5 +1,5 @@
 // /api/v1/app/{create/key, key/config, key/batch/operate, key/export}: the corp era's app-key writes
-// (reference §1.3, §3.3). Reads go through `/key` with type 1. Every call is scoped like apps: a user
+// (docs/ORIGINAL-API.md §1.3, §3.3). Reads go through `/key` with type 1. Every call is scoped like apps: a user
 // only ever reaches its own apps and keys.
 import { ANY_ROLE, type Locale } from '@fastgate/core/constants';
 import {
@@ -26,15 +26,15 @@ import { formatTime } from '../http/time';
 import { parse } from '../http/validate';
 import { sendXlsx } from '../http/xlsx';
 import { generateAppKey } from '../security/api-keys';
-import { appKeyResource, insertAppKeys, updateAppKeys, visibleApp, type AppKeyResource } from './app-keys';
+import { appKeyRows, insertAppKeys, updateAppKeys, visibleApp, type AppKeyRows } from './app-keys';
 
 const anyone = [ANY_ROLE] as const;
-/** The file name the original console saves exports under (reference §2.9). */
-export const APP_KEY_EXPORT_FILE = '应用密钥.xlsx';
+/** The file name the original console saves exports under (docs/ORIGINAL-API.md §2.9). */
+const APP_KEY_EXPORT_FILE = '应用密钥.xlsx';
 
 export async function appKeyRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
-  const keys = appKeyResource(ctx);
+  const keys = appKeyRows(ctx);
 
   // Step 1 of creating a key: a fresh value for an app the caller may see; nothing is stored yet (so
   // nothing to audit; step 2 is recorded).
@@ -119,8 +119,8 @@ async function exportRows(ctx: Ctx, locale: Locale, rows: AppKeyRow[]) {
   }));
 }
 
-/** `/app/key/batch/operate` (reference §2.8); each action's payload is checked by its own schema. */
-async function batch(ctx: Ctx, keys: AppKeyResource, c: Caller, action: keyof typeof appKeyBatchSchemas, body: unknown) {
+/** `/app/key/batch/operate` (docs/ORIGINAL-API.md §2.8); each action's payload is checked by its own schema. */
+async function batch(ctx: Ctx, keys: AppKeyRows, c: Caller, action: keyof typeof appKeyBatchSchemas, body: unknown) {
   const input = <S extends z.ZodType>(schema: S) => parse(schema, body, c.locale);
   const schemas = appKeyBatchSchemas;
   switch (action) {

@@ -1,10 +1,11 @@
-// /api/v1/app: apps for every role, each seeing only its scope (SPEC §6): a user its own apps, a
+// /api/v1/app: apps for every role, each seeing only its scope (docs/SPEC.md §6): a user its own apps, a
 // reseller its users' and its own, an admin all. Deleting an app deletes its keys.
 import { APP_KEY_PREFIX } from '@fastgate/core/entities/app-key';
-import { APP_PREFIX, appCreateSchema, appPageSchema, appUpdateSchema, type App, type AppOption } from '@fastgate/core/entities/app';
+import { APP_PREFIX, appCreateSchema, appPageSchema, appResource, appUpdateSchema, type App, type AppFields, type AppOption } from '@fastgate/core/entities/app';
 import { ANY_ROLE } from '@fastgate/core/constants';
 import type { FastifyInstance } from 'fastify';
 import { holdsAny } from '../catalogue/links';
+import type { Ctx } from '../context';
 import type { AppRow } from '../db/schema';
 import { contains, registerCrud, type Caller } from '../http/crud';
 import { formatTime } from '../http/time';
@@ -12,18 +13,14 @@ import { generateAppKey, hashKey } from '../security/api-keys';
 import { insertAppKeys } from './app-keys';
 import { ownerFor, ownerScope } from './owner-scope';
 import { inTimeRange } from './record-filters';
-import { limitColumns, limitWire, refNames, type LimitInput } from './usage-limits';
+import { checkLimits, expiryOf, limitExtras, limitWire, refNames } from './usage-limits';
+
+/** The row values of a whole app input; the caller has checked its limits (`checkLimits`). */
+export const appColumns = (ctx: Ctx, input: AppFields) => ({ ...appResource.encode(input), group_id: input.group, quota_expires_at: expiryOf(ctx, input.quota_expires_at) });
 
 export async function appRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const { db, config } = ctx;
-
-  const columns = async (owner: number, input: LimitInput & { name: string; remark: string; status: number }) => ({
-    ...(await limitColumns(ctx, owner, input)),
-    name: input.name,
-    remark: input.remark,
-    status: input.status,
-  });
 
   registerCrud(app, {
     prefix: APP_PREFIX,
@@ -34,7 +31,8 @@ export async function appRoutes(app: FastifyInstance) {
       schema: appCreateSchema,
       toRow: async ({ user_id, is_create_key: _k, ...input }, c: Caller) => {
         const owner = await ownerFor(c, user_id);
-        return { user_id: owner, ...(await columns(owner, input)) };
+        await checkLimits(ctx, owner, input);
+        return { ...appColumns(ctx, input), user_id: owner };
       },
       // Answers {id, app_id} and, with is_create_key, the first key (stored with default settings;
       // the app's own limits already apply to it).
@@ -47,7 +45,11 @@ export async function appRoutes(app: FastifyInstance) {
     },
     update: {
       schema: appUpdateSchema,
-      toRow: ({ id: _id, ...input }, existing: AppRow) => columns(existing.user_id, input),
+      // Partial: an update without `rate_limits` keeps the stored limits.
+      toRow: async ({ id: _id, ...input }, existing: AppRow) => {
+        await checkLimits(ctx, existing.user_id, input);
+        return { ...appResource.encodePartial(input), ...limitExtras(ctx, input) };
+      },
     },
     beforeDelete: async (rows) => {
       const appIds = rows.map((r) => r.app_id);
@@ -74,10 +76,8 @@ export async function appRoutes(app: FastifyInstance) {
       id: row.id,
       app_id: row.app_id,
       user_id: row.user_id,
-      name: row.name,
-      remark: row.remark,
+      ...appResource.decode(row),
       ...limitWire(ctx, row, refs),
-      status: row.status,
       created_at: formatTime(row.created_at, config.timeZone),
       updated_at: formatTime(row.updated_at, config.timeZone),
     }),

@@ -1,4 +1,4 @@
-// /api/v1/auth and /api/v1/common: sign-in, registration, password recovery, codes (reference §4).
+// /api/v1/auth and /api/v1/common: sign-in, registration, password recovery, codes (docs/ORIGINAL-API.md §4).
 import { emailCodeSchema, forgetSchema, loginSchema, registerSchema, smsCodeSchema } from '@fastgate/core/schemas/auth';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -20,7 +20,7 @@ import { getSysSection, loginSection } from '../settings/sys-config';
 
 type EmailCodeInput = z.infer<typeof emailCodeSchema>;
 
-/** The domain a call is made for: the body's, else the Host header's (reference §2.1). */
+/** The domain a call is made for: the body's, else the Host header's (docs/ORIGINAL-API.md §2.1). */
 export function domainOf(request: FastifyRequest, given?: string): string {
   return (given || request.hostname.split(':')[0] || '').toLowerCase();
 }

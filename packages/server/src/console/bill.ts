@@ -1,4 +1,4 @@
-// Bills (reference §1.5, §3.12; SPEC §3 Bill): the daily per-user statistics the statistics job builds
+// Bills (docs/ORIGINAL-API.md §1.5, §3.12; docs/SPEC.md §3.10 Bill): the daily per-user statistics the statistics job builds
 // (jobs/statistics.ts), scoped by role — a user its own, a reseller its users' and its own, an admin
 // all. The export has one row per user, day and model.
 import { ANY_ROLE, type Locale } from '@fastgate/core/constants';
@@ -18,8 +18,8 @@ import { sendXlsx, type XlsxColumn } from '../http/xlsx';
 import { addDays } from '../stats/dates';
 import { checkDateRange, statScope } from '../stats/scope';
 
-/** The file name the original console saves bill exports under (reference §2.9). */
-export const BILL_EXPORT_FILE = '账单明细.xlsx';
+/** The file name the original console saves bill exports under (docs/ORIGINAL-API.md §2.9). */
+const BILL_EXPORT_FILE = '账单明细.xlsx';
 /** Bills per export query: memory stays flat however long the range. */
 const EXPORT_BATCH = 500;
 
@@ -103,7 +103,7 @@ export async function billRoutes(app: FastifyInstance) {
   post(app, BILL_PAGE, { schema: billPageSchema, roles: [ANY_ROLE] }, (input, request) => bills.page(callerOf(request), input));
   get(app, BILL_DETAIL, { schema: billDetailSchema, roles: [ANY_ROLE] }, (input, request) => bills.detail(callerOf(request), input.id));
 
-  // `ids` win (foreign ones are simply not found); otherwise the bill date range is required (SPEC §2).
+  // `ids` win (foreign ones are simply not found); otherwise the bill date range is required (docs/SPEC.md §2.4).
   post(app, BILL_EXPORT, { schema: billExportSchema, roles: [ANY_ROLE] }, async (input, request, reply) => {
     const c = callerOf(request);
     let source: AsyncIterable<BillKey[]>;

@@ -5,10 +5,9 @@
 import { keyTestSchema, breakerQuerySchema, MODEL_AGENT_BREAKERS, MODEL_AGENT_KEY_TEST, type BreakerInfo, type KeyTestResult } from '@fastgate/core/entities/breaker';
 import type { FastifyInstance } from 'fastify';
 import { auditDraftOf } from '../audit/record';
-import type { BreakerStatus } from '../breakers/index';
+import { agentBreaker, keyBreaker, type BreakerStatus } from '../breakers/index';
 import type { Gateway } from '../gateway/gateway';
 import { testKey } from '../gateway/key-test';
-import { agentBreaker, keyBreaker } from '../gateway/upstream-health';
 import { get, post } from '../http/route';
 import { formatTime } from '../http/time';
 
@@ -29,7 +28,7 @@ function toWire(s: BreakerStatus, kind: BreakerInfo['kind'], id: string, tz: str
 }
 
 /** The breakers of these ids: keys and agents the gateway knows, in the order asked. */
-export async function breakersOf(gw: Gateway, ids: readonly string[], tz: string): Promise<BreakerInfo[]> {
+async function breakersOf(gw: Gateway, ids: readonly string[], tz: string): Promise<BreakerInfo[]> {
   const known = ids.flatMap((id): [string, BreakerInfo['kind'], string][] =>
     gw.snapshot.keys.has(id) ? [[id, 'key', keyBreaker(id)]] : gw.snapshot.agents.has(id) ? [[id, 'agent', agentBreaker(id)]] : [],
   );

@@ -1,6 +1,6 @@
-// `POST /log/<kind>/export` (reference §1.6, §2.9): the caller's rows as a streamed xlsx, read in keyset
+// `POST /log/<kind>/export` (docs/ORIGINAL-API.md §1.6, §2.9): the caller's rows as a streamed xlsx, read in keyset
 // batches so 100,000 rows never sit in memory. `ids` win over the filter; the chat export needs both
-// ends of the request time and a result (SPEC §2), and no export spans more than LOG_EXPORT_MAX_DAYS.
+// ends of the request time and a result (docs/SPEC.md §2.4), and no export spans more than LOG_EXPORT_MAX_DAYS.
 import type { Role } from '@fastgate/core/constants';
 import type { Locale } from '@fastgate/core/constants';
 import { LOG_EXPORT_FILES, LOG_KIND_TYPES, LOG_EXPORT_MAX_DAYS, unitPriceUsd, type LineItem, type LogKind, type logExportSchema } from '@fastgate/core/entities/call-log';
@@ -64,7 +64,7 @@ export type LogExportInput = z.infer<typeof logExportSchema>;
 const dollars = (usd: number) => `$${usd.toLocaleString('en-US', { maximumFractionDigits: 10, useGrouping: false })}`;
 
 /** "Input 2000 × $3 / 1M tokens = $0.006; …": each line item with its price, before rounding and discount. */
-export function lineItemsText(items: readonly LineItem[], locale: Locale): string {
+function lineItemsText(items: readonly LineItem[], locale: Locale): string {
   return items
     .map((i) => {
       const tier = i.tier ? ` (${t('log.line.tier', locale, { tokens: i.tier })})` : '';
@@ -122,7 +122,7 @@ export async function exportLogs(c: Caller, kind: LogKind, input: LogExportInput
         cache_write_tokens: r.cache_write_tokens,
         reasoning_tokens: r.reasoning_tokens,
         line_items: lineItemsText(lineItemsOf(r.line_items), c.locale),
-        // SPEC §9: shown in dollars, 500000 units = $1.
+        // docs/SPEC.md §9: shown in dollars, 500000 units = $1.
         spend: quotaToUsd(r.total_price),
         conn_time: r.conn_time,
         duration: r.duration,

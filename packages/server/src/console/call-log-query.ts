@@ -1,4 +1,4 @@
-// Which call logs a caller may read and which a log filter keeps (reference §1.6, SPEC §6). Every
+// Which call logs a caller may read and which a log filter keeps (docs/ORIGINAL-API.md §1.6, docs/SPEC.md §6). Every
 // condition is written so the (user_id[, model]|rid|app_id|model, req_time) and (req_time) indexes serve
 // it: the scope and the equality filters lead, the request-time range closes the index range.
 import { t, type MessageKey } from '@fastgate/core/messages';
@@ -19,7 +19,7 @@ export interface TimeBounds {
   to?: number;
 }
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 /** A validation error naming `field`, its detail in the caller's locale. */
 export function fieldError(c: Caller, field: string, key: MessageKey, vars: Record<string, string | number> = {}): AppError {

@@ -1,4 +1,4 @@
-// Call logs on the wire (reference §3.14; core CallLogRow / CallLogDetail): list rows, the detail with
+// Call logs on the wire (docs/ORIGINAL-API.md §3.14; core CallLogRow / CallLogDetail): list rows, the detail with
 // its spend breakdown and every attempt of the trace. Admin-only fields are left out for users and
 // resellers, and their error texts pass the shield lists the gateway applies to its own errors.
 import type { Role } from '@fastgate/core/constants';

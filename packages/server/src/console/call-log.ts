@@ -1,5 +1,5 @@
-// /api/v1/log/<kind>/{page, detail, copy/field, export, batch/operate} for the six log screens (reference
-// §1.6, SPEC §2): rows of a kind are call logs whose model type belongs to it; every verb reads only the
+// /api/v1/log/<kind>/{page, detail, copy/field, export, batch/operate} for the six log screens
+// (docs/ORIGINAL-API.md §1.6, docs/SPEC.md §2.4): rows of a kind are call logs whose model type belongs to it; every verb reads only the
 // caller's scope (call-log-query.ts), and the batch verb is the admin's.
 import { ANY_ROLE, ErrorCode } from '@fastgate/core/constants';
 import {
@@ -33,7 +33,7 @@ export async function callLogRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const tz = ctx.config.timeZone;
 
-  // `time` batches run after the answer (reference §1.6); a closing app stops them between batches
+  // `time` batches run after the answer (docs/ORIGINAL-API.md §1.6); a closing app stops them between batches
   // and waits for the statement in flight before the database goes.
   const purges = new Set<Promise<unknown>>();
   let closing = false;
@@ -57,7 +57,7 @@ export async function callLogRoutes(app: FastifyInstance) {
     }
     const { from, to } = parseTimeRange(c, input.value, 'value');
     if (from === undefined || to === undefined) throw fieldError(c, 'value', 'log.range_required');
-    // All four statuses (or none) = no status filter (reference §1.6).
+    // All four statuses (or none) = no status filter (docs/ORIGINAL-API.md §1.6).
     const statuses = input.status && input.status.length < LOG_STATUSES.length ? [...new Set(input.status)] : undefined;
     const userId = input.user_id;
     const run = purgeCallLogs(
@@ -96,7 +96,7 @@ export async function callLogRoutes(app: FastifyInstance) {
       return logDetail(row, attempts, c.session.role, await shieldLists(ctx, c.session.role), tz);
     });
 
-    // The copy button's reveal (reference §1.6): the app key to whoever may see the log, the provider
+    // The copy button's reveal (docs/ORIGINAL-API.md §1.6): the app key to whoever may see the log, the provider
     // key to admins only.
     post(app, logPath(kind, 'copy/field'), { schema: logCopyFieldSchema, roles: anyone }, async (input, request) => {
       const c = callerOf(request);

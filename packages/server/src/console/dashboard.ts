@@ -1,4 +1,4 @@
-// Dashboard workplace (reference §1.4): base-data cards, the call trend, Top 10 rankings and the model
+// Dashboard workplace (docs/ORIGINAL-API.md §1.4): base-data cards, the call trend, Top 10 rankings and the model
 // share. Scoped by role (user: own; reseller: its users' and its own; admin: all) and read from the
 // daily statistics and entity counts only — never from the call logs. `/dashboard/expense` and
 // `/dashboard/quota/warning` live in deal-record.ts, the live rates in live-rates.ts.
@@ -48,7 +48,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
   get(app, DASHBOARD_MARGIN, { roles: ['reseller'] }, (_input, request) => margin(ctx, sessionOf(request), daysOf(request)));
   get(app, DASHBOARD_TOP, { schema: topQuerySchema, roles: [ANY_ROLE] }, async (input, request) => {
     const session = sessionOf(request);
-    // App keys are ranked for their owner only (reference §1.4).
+    // App keys are ranked for their owner only (docs/ORIGINAL-API.md §1.4).
     if (input.data_type === 'app_key' && session.role !== 'user') throw invalidField('data_type', 'user | app | model');
     return { items: await top(ctx, session, input.days, input.data_type) };
   });

@@ -1,9 +1,10 @@
-// Deal records (reference §1.5, §3.11) for every role in its scope — a user its own, a reseller its
+// Deal records (docs/ORIGINAL-API.md §1.5, §3.11) for every role in its scope — a user its own, a reseller its
 // users' and its own, an admin all — plus the signed-in account's quota view and notice settings
-// (`/dashboard/expense`, `/dashboard/quota/warning`, reference §1.4).
+// (`/dashboard/expense`, `/dashboard/quota/warning`, docs/ORIGINAL-API.md §1.4).
 import { ANY_ROLE } from '@fastgate/core/constants';
-import { DEAL_RECORD_PAGE, EXPENSE_PATH, QUOTA_WARNING_PATH, dealRecordPageSchema, quotaWarningSchema, type DealRecord, type Expense } from '@fastgate/core/entities/user';
+import { DEAL_RECORD_PAGE, EXPENSE_PATH, QUOTA_WARNING_PATH, dealRecordPageSchema, quotaWarningSchema, userResource, type DealRecord, type Expense } from '@fastgate/core/entities/user';
 import { quotaToUsd } from '@fastgate/core/money';
+import { flag } from '@fastgate/core/resource';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { publishUsers } from '../billing/deals';
@@ -72,7 +73,7 @@ export async function dealRecordRoutes(app: FastifyInstance) {
       allocated_quota: allocated,
       to_be_allocated: role === 'reseller' ? me.quota : 0,
       quota_expires_at: formatTime(me.quota_expires_at, config.timeZone),
-      quota_warning: me.quota_warning === 1,
+      quota_warning: flag.decode(me.quota_warning),
       warning_threshold: me.warning_threshold,
       expire_warning_threshold: me.expire_warning_threshold,
     };
@@ -85,9 +86,7 @@ export async function dealRecordRoutes(app: FastifyInstance) {
     await db
       .updateTable('users')
       .set({
-        quota_warning: input.quota_warning ? 1 : 0,
-        warning_threshold: input.warning_threshold,
-        expire_warning_threshold: input.expire_warning_threshold,
+        ...userResource.encodePartial(input),
         warning_notice: 0,
         expire_warning_notice: 0,
         updated_at: Date.now(),

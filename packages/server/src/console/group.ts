@@ -1,12 +1,13 @@
-// /api/v1/group (reference §3.8). Admins and resellers manage groups: an admin's carry user_id 0, a
+// /api/v1/group (docs/ORIGINAL-API.md §3.8). Admins and resellers manage groups: an admin's carry user_id 0, a
 // reseller's its own user_id, and a reseller only ever writes its own. Reading follows catalogue/access.ts:
 // a user sees the groups it may use ("my group"); a reseller its own plus those it may use (`owned: true`
 // narrows to its own, for its management page); an admin all.
 // Default group: one per owner — setting one clears the owner's others in the same transaction. The
-// original forced a default's weight to 99999; we keep the weight as entered (SPEC §5: 1–100) and put
+// original forced a default's weight to 99999; we keep the weight as entered (docs/SPEC.md §5: 1–100) and put
 // defaults first by ordering instead, which is also the gateway's order (access.ts byPriority).
 import { ANY_ROLE, ErrorCode, Status } from '@fastgate/core/constants';
 import { GROUP_PREFIX, groupCreateSchema, groupExpireSchema, groupPageSchema, groupUpdateSchema, bpToFraction, type GroupCreate } from '@fastgate/core/entities/group';
+import { flag } from '@fastgate/core/resource';
 import { batchSchema, changePublicSchema, changeStatusSchema, idSchema } from '@fastgate/core/schemas/common';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Transaction } from 'kysely';
@@ -17,7 +18,7 @@ import { callerOf, contains, deleteSchema, resource, type Caller, type ResourceS
 import { AppError } from '../http/errors';
 import { newId } from '../http/ids';
 import { get, post } from '../http/route';
-import { parseWireTime } from '../http/time';
+import { inTimeRange } from './record-filters';
 import { requireAtFloor } from './reseller-floor';
 import { checkGroupRefs, expiresAt, groupValues, groupWire, prepareGroups, type GroupPrepared } from './group-wire';
 
@@ -29,7 +30,7 @@ export async function groupRoutes(app: FastifyInstance) {
   const { ctx } = app;
   const tz = ctx.config.timeZone;
 
-  const base: Omit<ResourceSpec<GroupRow, unknown, typeof groupPageSchema, GroupPrepared>, 'scope'> = {
+  const base: Omit<ResourceSpec<'groups', unknown, typeof groupPageSchema, GroupPrepared>, 'scope'> = {
     table: 'groups',
     page: {
       schema: groupPageSchema,
@@ -41,13 +42,8 @@ export async function groupRoutes(app: FastifyInstance) {
           if (cond) out = out.where(cond);
         }
         if (f.owned && c.session.role !== 'admin') out = out.where('user_id', '=', ownerOf(c));
-        // Quirk of the original (reference §2.5): `created_at` filters the expiry.
-        if (f.created_at) {
-          const [from, to] = f.created_at.map((d, i) => parseWireTime(d, tz, i === 1));
-          if (from !== undefined) out = out.where('expires_at', '>=', from);
-          if (to !== undefined) out = out.where('expires_at', '<=', to);
-        }
-        return out;
+        // Quirk of the original (docs/ORIGINAL-API.md §2.5): `created_at` filters the expiry.
+        return inTimeRange(ctx, out, 'expires_at', f.created_at);
       },
       order: [['status', 'asc'], ['is_default', 'desc'], ['weight', 'desc'], ['updated_at', 'desc']],
     },
@@ -92,9 +88,16 @@ export async function groupRoutes(app: FastifyInstance) {
       const now = Date.now();
       const values = { ...groupValues(input, tz), updated_at: now };
       if (existing) await trx.updateTable('groups').set(values).where('id', '=', id).execute();
-      else await trx.insertInto('groups').values({ ...(values as object), id, user_id: owner, used_quota: 0, created_at: now } as never).execute();
+      else await trx.insertInto('groups').values({ ...values, id, user_id: owner, used_quota: 0, created_at: now }).execute();
       if (!input.is_default) return [];
-      const others = await trx.updateTable('groups').set({ is_default: 0, updated_at: now }).where('user_id', '=', owner).where('is_default', '=', 1).where('id', '!=', id).returning('id').execute();
+      const others = await trx
+        .updateTable('groups')
+        .set({ is_default: flag.encode(false), updated_at: now })
+        .where('user_id', '=', owner)
+        .where('is_default', '=', flag.encode(true))
+        .where('id', '!=', id)
+        .returning('id')
+        .execute();
       return others.map((o) => o.id);
     });
     writable.publish(existing ? 'update' : 'create', [id]);
@@ -120,7 +123,7 @@ export async function groupRoutes(app: FastifyInstance) {
   get(app, `${GROUP_PREFIX}/list`, { roles: [ANY_ROLE] }, async (_input, request) => {
     const q = await readable.scoped(callerOf(request));
     const rows = (await q.select(['id', 'name', 'discount_bp', 'is_default', 'status']).where('status', '=', Status.Normal).orderBy('is_default', 'desc').orderBy('weight', 'desc').orderBy('updated_at', 'desc').execute()) as Pick<GroupRow, 'id' | 'name' | 'discount_bp' | 'is_default' | 'status'>[];
-    return { items: rows.map((r) => ({ id: r.id, name: r.name, discount: bpToFraction(r.discount_bp), is_default: r.is_default === 1, status: r.status })) };
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, discount: bpToFraction(r.discount_bp), is_default: flag.decode(r.is_default), status: r.status })) };
   });
 
   post(app, `${GROUP_PREFIX}/change/status`, { schema: changeStatusSchema, roles: MANAGERS }, (input, request) => writable.setStatus(callerOf(request), [input.id], input.status));
@@ -132,7 +135,7 @@ export async function groupRoutes(app: FastifyInstance) {
 
   post(app, `${GROUP_PREFIX}/change/public`, { schema: changePublicSchema, roles: MANAGERS }, async (input, request) => {
     const c = callerOf(request);
-    await writable.updateRows(c, await writable.visible(c, [input.id]), { is_public: input.is_public ? 1 : 0 });
+    await writable.updateRows(c, await writable.visible(c, [input.id]), { is_public: flag.encode(input.is_public) });
   });
 
   post(app, `${GROUP_PREFIX}/batch/operate`, { schema: batchSchema, roles: MANAGERS }, async (input, request) => {

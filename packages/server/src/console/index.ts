@@ -69,6 +69,6 @@ export async function consoleApi(app: FastifyInstance) {
     },
     { prefix: '/v1' },
   );
-  // The Arco template's server-menu call lives outside /v1 (SPEC §7).
+  // The Arco template's server-menu call lives outside /v1 (docs/SPEC.md §7).
   await app.register(menuRoutes);
 }

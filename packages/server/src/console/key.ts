@@ -1,4 +1,4 @@
-// /api/v1/key, corp era (reference §1.3, §3.3, §3.4): app keys (type 1) and model keys (type 2) share
+// /api/v1/key, corp era (docs/ORIGINAL-API.md §1.3, §3.3, §3.4): app keys (type 1) and model keys (type 2) share
 // these paths. create, update and list are admin-only model-key verbs; the rest serve every role, with
 // type 2 admin-only (HTTP 401, like the role guard) and type 1 limited to the caller's scope.
 import { ANY_ROLE, Status } from '@fastgate/core/constants';
@@ -21,7 +21,7 @@ import { callerOf, type Caller } from '../http/crud';
 import { invalidField, unauthorized } from '../http/errors';
 import { get, post } from '../http/route';
 import { requireStepUp } from '../auth/step-up';
-import { appKeyResource } from './app-keys';
+import { appKeyRows } from './app-keys';
 import { createModelKeys, modelKeyResource, updateModelKey } from './provider-keys';
 
 const anyone = [ANY_ROLE] as const;
@@ -30,7 +30,7 @@ const adminOnly = ['admin'] as const;
 
 export async function keyRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
-  const appKeys = appKeyResource(ctx);
+  const appKeys = appKeyRows(ctx);
   const modelKeys = modelKeyResource(ctx);
   const of = (type: KeyTypeValue) => (type === KeyType.Model ? modelKeys : appKeys);
 
@@ -69,7 +69,7 @@ export async function keyRoutes(app: FastifyInstance) {
   get(app, `${KEY_PREFIX}/detail`, { schema: keyIdSchema, roles: anyone }, async (input, request) => {
     const c = callerOf(request);
     const type = await typeFor(c, input.type, [input.id]);
-    // An app key's detail carries the full key (reference §1.3): for an admin or reseller, a reveal.
+    // An app key's detail carries the full key (docs/ORIGINAL-API.md §1.3): for an admin or reseller, a reveal.
     if (type === KeyType.App) c.audit?.reveal();
     return of(type).detail(c, input.id);
   });
@@ -95,7 +95,7 @@ export async function keyRoutes(app: FastifyInstance) {
     return of(await typeFor(c, input.type, [input.id])).setStatus(c, [input.id], input.status);
   });
 
-  // Actions of reference §2.8: status, delete (ids) and all-status, all-delete (every key matching the
+  // Actions of docs/ORIGINAL-API.md §2.8: status, delete (ids) and all-status, all-delete (every key matching the
   // filter fields of the same body).
   post(app, `${KEY_PREFIX}/batch/operate`, { schema: keyBatchSchema, roles: anyone }, async (input, request) => {
     const c = callerOf(request);

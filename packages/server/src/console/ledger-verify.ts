@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { verifyLedger, type LedgerReport } from '../billing/ledger-verify';
 import { get } from '../http/route';
 
-export const LEDGER_VERIFY_PATH = '/sys/ledger/verify';
+const LEDGER_VERIFY_PATH = '/sys/ledger/verify';
 /** Drifts listed in one answer; `drift_count` says how many there are. */
 const MAX_LISTED = 1000;
 

@@ -1,9 +1,9 @@
 // /api/v1/license (admin): licenses this console issues, each signed on save (license/keys.ts); and
 // /api/v1/sys/license/install + /info: the license this installation runs under (license/state.ts).
 import { ErrorCode } from '@fastgate/core/constants';
-import { LICENSE_INFO_PATH, LICENSE_INSTALL_PATH, LICENSE_PREFIX, licenseCreateSchema, licenseInstallSchema, licensePageSchema, licenseUpdateSchema, type License, type LicenseCreate, type LicenseInfo } from '@fastgate/core/entities/license';
+import { LICENSE_INFO_PATH, LICENSE_INSTALL_PATH, LICENSE_PREFIX, licenseCreateSchema, licenseInstallSchema, licensePageSchema, licenseResource, licenseUpdateSchema, type License, type LicenseCreate, type LicenseInfo } from '@fastgate/core/entities/license';
 import type { FastifyInstance } from 'fastify';
-import { jsonOf } from '../catalogue/links';
+import { flag } from '@fastgate/core/resource';
 import type { LicenseRow } from '../db/schema';
 import { callerOf, contains, registerCrud, resource, type ResourceSpec } from '../http/crud';
 import { AppError } from '../http/errors';
@@ -37,32 +37,17 @@ export async function licenseRoutes(app: FastifyInstance) {
   const signed = (id: string, input: LicenseCreate) => {
     const payload = payloadOf(id, input, Date.now());
     const { sign, secret_key } = signLicense(ctx.config, payload);
-    return {
-      name: input.name,
-      email: input.email,
-      phone: input.phone,
-      type: input.type,
-      node: input.node,
-      user_count: input.user_count,
-      app_count: input.app_count,
-      expires_at: payload.expires_at || null,
-      is_node_visible: input.is_node_visible ? 1 : 0,
-      remark: input.remark,
-      nodes: JSON.stringify(input.nodes),
-      status: input.status,
-      sign,
-      secret_key,
-    };
+    return { ...licenseResource.encode(input), expires_at: payload.expires_at || null, sign, secret_key };
   };
 
-  const spec: ResourceSpec<LicenseRow, License, typeof licensePageSchema> = {
+  const spec: ResourceSpec<'licenses', License, typeof licensePageSchema> = {
     table: 'licenses',
     page: {
       schema: licensePageSchema,
       filter: (q, f) => {
         let out = contains(contains(q, 'name', f.name), 'email', f.email);
         if (f.type) out = out.where('type', '=', f.type);
-        if (f.is_node_visible !== undefined) out = out.where('is_node_visible', '=', f.is_node_visible ? 1 : 0);
+        if (f.is_node_visible !== undefined) out = out.where('is_node_visible', '=', flag.encode(f.is_node_visible));
         if (f.status) out = out.where('status', '=', f.status);
         return out;
       },
@@ -70,20 +55,10 @@ export async function licenseRoutes(app: FastifyInstance) {
     },
     toWire: (row: LicenseRow): License => ({
       id: row.id,
-      name: row.name,
-      email: row.email,
-      phone: row.phone,
-      type: row.type,
-      node: row.node,
-      user_count: row.user_count,
-      app_count: row.app_count,
+      ...licenseResource.decode(row),
       expires_at: formatTime(row.expires_at, tz),
-      is_node_visible: row.is_node_visible === 1,
-      remark: row.remark,
-      nodes: jsonOf<License['nodes']>(row.nodes, []),
       sign: row.sign,
       secret_key: row.secret_key,
-      status: row.status,
       created_at: formatTime(row.created_at, tz),
       updated_at: formatTime(row.updated_at, tz),
     }),

@@ -1,4 +1,4 @@
-// Live rates of the dashboard and the chat log (reference §1.4): requests and prompt + completion tokens
+// Live rates of the dashboard and the chat log (docs/ORIGINAL-API.md §1.4): requests and prompt + completion tokens
 // of the caller's chat logs matching the log filter whose request arrived in the last second or minute.
 // Smart-match decision calls and attempts that were retried are not requests of their own. The window
 // is a short req_time range, so the (user_id|rid|…, req_time) indexes answer it without a scan.

@@ -1,5 +1,5 @@
 // POST /api/user/menu: the menu the signed-in role may open, from the core route table, when the
-// console's menuFromServer setting is on (SPEC §2 guard rule 4).
+// console's menuFromServer setting is on (docs/SPEC.md §2.3 rule 4).
 import { canOpen } from '@fastgate/core/access';
 import type { ServerMenuItem } from '@fastgate/core/api';
 import type { Role } from '@fastgate/core/constants';
@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { post } from '../http/route';
 import { sessionOf } from '../http/session';
 
-export function menuFor(role: Role, routes: readonly RouteDef[] = appRoutes): ServerMenuItem[] {
+function menuFor(role: Role, routes: readonly RouteDef[] = appRoutes): ServerMenuItem[] {
   return routes
     .filter((r) => canOpen(role, r))
     .map((r) => {

@@ -1,4 +1,4 @@
-// /api/v1/model/agent (reference §3.6, admin only): upstream endpoints with their own provider keys.
+// /api/v1/model/agent (docs/ORIGINAL-API.md §3.6, admin only): upstream endpoints with their own provider keys.
 // agent.models is the stored side of the model ⇄ agent link (catalogue/links.ts); the keys typed into
 // `key` become provider_keys rows bound to the agent (catalogue/agent-keys.ts).
 // Provider keys never leave in clear here (issue 11): detail answers their masks with their ids, an
@@ -11,50 +11,31 @@ import {
   modelAgentCreateSchema,
   modelAgentKeyRevealSchema,
   modelAgentPageSchema,
+  modelAgentResource,
   modelAgentUpdateSchema,
   splitKeys,
   type ModelAgent,
   type ModelAgentCreate,
 } from '@fastgate/core/entities/model-agent';
+import { flag, ids } from '@fastgate/core/resource';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { auditDraftOf } from '../audit/record';
 import { requireStepUp } from '../auth/step-up';
 import { boundKeys, publishKeyChanges, syncAgentKeys, type AgentKeyList } from '../catalogue/agent-keys';
-import { dropMembers, holdsAny, idsOf, publishChanged, requireRows } from '../catalogue/links';
+import { dropMembers, holdsAny, publishChanged, requireRows } from '../catalogue/links';
 import type { Ctx } from '../context';
 import type { Database, ModelAgentRow, ProviderKeyRow } from '../db/schema';
 import { contains, registerCrud } from '../http/crud';
 import { invalidField, notFound } from '../http/errors';
 import { post } from '../http/route';
-import { formatTime, parseWireTime } from '../http/time';
-
-const flag = (b: boolean) => (b ? 1 : 0);
+import { formatTime } from '../http/time';
+import { inTimeRange } from './record-filters';
 
 async function checkRefs(ctx: Ctx, a: ModelAgentCreate): Promise<void> {
   await requireRows(ctx.db, 'corps', 'corp', [a.corp]);
   await requireRows(ctx.db, 'models', 'models', a.models);
   await requireRows(ctx.db, 'models', 'fallback_models', a.fallback_models);
-}
-
-function agentValues(a: ModelAgentCreate): Record<string, unknown> {
-  return {
-    corp: a.corp,
-    name: a.name,
-    base_url: a.base_url,
-    path: a.path,
-    wire_api: a.wire_api,
-    weight: a.weight,
-    remark: a.remark,
-    is_enable_model_replace: flag(a.is_enable_model_replace),
-    is_never_disable: flag(a.is_never_disable),
-    lb_strategy: a.lb_strategy,
-    models: JSON.stringify(a.models),
-    replace_models: JSON.stringify(a.replace_models),
-    target_models: JSON.stringify(a.target_models),
-    fallback_models: JSON.stringify(a.fallback_models),
-    status: a.status,
-  };
 }
 
 type KeyInput = Pick<ModelAgentCreate, 'key'> & { key_ids?: string[] };
@@ -66,8 +47,8 @@ type KeyInput = Pick<ModelAgentCreate, 'key'> & { key_ids?: string[] };
  */
 async function keyList(db: Kysely<Database> | Transaction<Database>, agentId: string | null, a: KeyInput): Promise<AgentKeyList> {
   const bound = agentId ? await boundKeys(db, [agentId]) : [];
-  const ids = new Set(bound.map((k) => k.id));
-  for (const id of a.key_ids ?? []) if (!ids.has(id)) throw invalidField('key_ids', id);
+  const boundIds = new Set(bound.map((k) => k.id));
+  for (const id of a.key_ids ?? []) if (!boundIds.has(id)) throw invalidField('key_ids', id);
   const keep = [...(a.key_ids ?? [])];
   const add: string[] = [];
   for (const line of splitKeys(a.key)) {
@@ -104,7 +85,7 @@ export async function modelAgentRoutes(app: FastifyInstance) {
         await checkRefs(ctx, input);
         // Checked before the row is written (the keys are written after it).
         await keyList(ctx.db, null, input);
-        return agentValues(input);
+        return modelAgentResource.encode(input);
       },
       after: (row: ModelAgentRow, input) => writeKeys(ctx, row, input),
     },
@@ -113,7 +94,7 @@ export async function modelAgentRoutes(app: FastifyInstance) {
       toRow: async ({ id, ...input }) => {
         await checkRefs(ctx, input);
         await keyList(ctx.db, id, input);
-        return agentValues(input);
+        return modelAgentResource.encode(input);
       },
       after: (row: ModelAgentRow, input) => writeKeys(ctx, row, input),
     },
@@ -125,69 +106,49 @@ export async function modelAgentRoutes(app: FastifyInstance) {
         if (f.status) out = out.where('status', '=', f.status);
         const models = holdsAny('models', f.models);
         if (models) out = out.where(models);
-        if (f.created_at) {
-          const [from, to] = f.created_at.map((d, i) => parseWireTime(d, tz, i === 1));
-          if (from !== undefined) out = out.where('created_at', '>=', from);
-          if (to !== undefined) out = out.where('created_at', '<=', to);
-        }
-        return out;
+        return inTimeRange(ctx, out, 'created_at', f.created_at);
       },
       order: [['status', 'asc'], ['updated_at', 'desc']],
     },
     prepare: async (rows: ModelAgentRow[]): Promise<Prepared> => {
       const corpIds = [...new Set(rows.map((r) => r.corp))];
-      const modelIds = [...new Set(rows.flatMap((r) => [...idsOf(r.models), ...idsOf(r.fallback_models)]))];
+      const modelIds = [...new Set(rows.flatMap((r) => [...ids.decode(r.models), ...ids.decode(r.fallback_models)]))];
       const corps = corpIds.length ? await ctx.db.selectFrom('corps').select(['id', 'name']).where('id', 'in', corpIds).execute() : [];
       const models = modelIds.length ? await ctx.db.selectFrom('models').select(['id', 'name']).where('id', 'in', modelIds).execute() : [];
       const keys = new Map<string, ProviderKeyRow[]>();
-      for (const k of await boundKeys(ctx.db, rows.map((r) => r.id))) for (const a of idsOf(k.model_agents)) keys.set(a, [...(keys.get(a) ?? []), k]);
+      for (const k of await boundKeys(ctx.db, rows.map((r) => r.id))) for (const a of ids.decode(k.model_agents)) keys.set(a, [...(keys.get(a) ?? []), k]);
       return { corps: new Map(corps.map((c) => [c.id, c.name])), models: new Map(models.map((m) => [m.id, m.name])), keys };
     },
     toWire: (row: ModelAgentRow, _c, view, p: Prepared): ModelAgent => {
-      const models = idsOf(row.models);
-      const fallback = idsOf(row.fallback_models);
+      const a = modelAgentResource.decode(row);
       const keys = p.keys.get(row.id) ?? [];
       return {
         id: row.id,
-        corp: row.corp,
-        corp_name: p.corps.get(row.corp) ?? '',
-        name: row.name,
-        base_url: row.base_url,
-        path: row.path,
-        wire_api: row.wire_api === 'responses' ? 'responses' : 'chat',
-        weight: row.weight,
-        models,
-        model_names: models.map((id) => p.models.get(id) ?? ''),
-        is_enable_model_replace: row.is_enable_model_replace === 1,
-        replace_models: idsOf(row.replace_models),
-        target_models: idsOf(row.target_models),
-        is_never_disable: row.is_never_disable === 1,
-        lb_strategy: row.lb_strategy,
-        fallback_models: fallback,
-        fallback_model_names: fallback.map((id) => p.models.get(id) ?? ''),
+        ...a,
+        corp_name: p.corps.get(a.corp) ?? '',
+        model_names: a.models.map((id) => p.models.get(id) ?? ''),
+        fallback_model_names: a.fallback_models.map((id) => p.models.get(id) ?? ''),
         key_count: keys.length,
         ...(view === 'detail'
           ? {
               key: keys.map((k) => k.key_mask).join('\n'),
               keys: keys.map((k) => ({ id: k.id, key: k.key_mask, status: k.status })),
-              is_agents_only: keys.every((k) => k.is_agents_only === 1),
-              is_never_disable_key: keys.length > 0 && keys.every((k) => k.is_never_disable === 1),
+              is_agents_only: keys.every((k) => flag.decode(k.is_agents_only)),
+              is_never_disable_key: keys.length > 0 && keys.every((k) => flag.decode(k.is_never_disable)),
             }
           : {}),
-        is_auto_disabled: row.is_auto_disabled === 1,
+        is_auto_disabled: flag.decode(row.is_auto_disabled),
         auto_disabled_reason: row.auto_disabled_reason,
-        remark: row.remark,
-        status: row.status,
         created_at: formatTime(row.created_at, tz),
         updated_at: formatTime(row.updated_at, tz),
       };
     },
-    // Pickers: enabled agents only (reference §2.1).
+    // Pickers: enabled agents only (docs/ORIGINAL-API.md §2.1).
     list: (q) => q.select(['id', 'corp', 'name', 'status']).where('status', '=', Status.Normal).orderBy('name', 'asc').execute(),
     beforeDelete: async (rows) => {
       for (const row of rows) await writeKeys(ctx, row, null);
-      const ids = rows.map((r) => r.id);
-      publishChanged(ctx, await ctx.db.transaction().execute((trx) => dropMembers(ctx, trx, [['groups', 'model_agents']], ids)));
+      const agentIds = rows.map((r) => r.id);
+      publishChanged(ctx, await ctx.db.transaction().execute((trx) => dropMembers(ctx, trx, [['groups', 'model_agents']], agentIds)));
     },
   });
 

@@ -1,4 +1,4 @@
-// Model batch actions beside status/delete (reference §2.8): `agent`, `forward`, `fallback`. Each takes
+// Model batch actions beside status/delete (docs/ORIGINAL-API.md §2.8): `agent`, `forward`, `fallback`. Each takes
 // value true/false (switch the feature on the models) or "all" plus the settings to give them all.
 import { ErrorCode } from '@fastgate/core/constants';
 import { ForwardRule } from '@fastgate/core/entities/catalogue';

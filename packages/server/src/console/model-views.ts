@@ -1,5 +1,5 @@
 // Read-only model views for every role: the corp → type → model tree of the pickers, and the models
-// granted to one record (`/model/permissions`, reference §3.5). Non-admins only see models they may use.
+// granted to one record (`/model/permissions`, docs/ORIGINAL-API.md §3.5). Non-admins only see models they may use.
 import { ANY_ROLE, Status } from '@fastgate/core/constants';
 import { INT4_MAX } from '@fastgate/core/schemas/common';
 import { MODEL_PREFIX, MODEL_TYPE_LABELS, modelPermissionsSchema, type ModelListItem, type ModelTreeNode, type ModelTypeValue } from '@fastgate/core/entities/model';
@@ -74,7 +74,7 @@ export async function modelViewRoutes(app: FastifyInstance) {
     return { items };
   });
 
-  // Tree-select data (reference §3.5): enabled models under their corp (by corp sort), then type.
+  // Tree-select data (docs/ORIGINAL-API.md §3.5): enabled models under their corp (by corp sort), then type.
   get(app, `${MODEL_PREFIX}/tree`, { roles: [ANY_ROLE] }, async (_input, request) => {
     const c = callerOf(request);
     const visible = await visibleIds(c);

@@ -1,4 +1,4 @@
-// /api/v1/model (reference §3.5): admins manage models; resellers and users page, list and tree the
+// /api/v1/model (docs/ORIGINAL-API.md §3.5): admins manage models; resellers and users page, list and tree the
 // models they may use ("my model", catalogue/access.ts) with the discount of their billing group.
 import { ANY_ROLE } from '@fastgate/core/constants';
 import { MODEL_PREFIX, modelCreateSchema, modelPageSchema, modelUpdateSchema, type ModelCreate } from '@fastgate/core/entities/model';
@@ -8,10 +8,10 @@ import { dropMembers, publishChanged, setMembership, type LinkTable } from '../c
 import type { Ctx } from '../context';
 import type { ModelRow } from '../db/schema';
 import { contains, registerCrud, type Caller } from '../http/crud';
-import { parseWireTime } from '../http/time';
 import { modelBatch } from './model-batch';
 import { modelViewRoutes } from './model-views';
 import { billingOf, checkModelRefs, modelValues, modelWire, prepareModels } from './model-wire';
+import { inTimeRange } from './record-filters';
 
 const isAdmin = (c: Caller) => c.session.role === 'admin';
 
@@ -27,7 +27,7 @@ const MODEL_REFS: (readonly [LinkTable, string])[] = [
 ];
 
 /** Writes the model's group and agent links (stored on groups and agents) in one transaction. */
-export async function linkModel(ctx: Ctx, id: string, m: Pick<ModelCreate, 'groups' | 'model_agents'>): Promise<void> {
+async function linkModel(ctx: Ctx, id: string, m: Pick<ModelCreate, 'groups' | 'model_agents'>): Promise<void> {
   const changed = await ctx.db.transaction().execute(async (trx) => [
     ['groups', await setMembership(ctx, trx, { table: 'groups', column: 'models' }, id, m.groups)] as [LinkTable, string[]],
     ['model_agents', await setMembership(ctx, trx, { table: 'model_agents', column: 'models' }, id, m.model_agents)] as [LinkTable, string[]],
@@ -78,18 +78,13 @@ export async function modelRoutes(app: FastifyInstance) {
             exists(selectFrom('groups as g').select('g.id').where('g.id', '=', f.group!).where(sql<boolean>`g.models like '%"' || models.id || '"%'`)),
           );
         }
-        if (f.created_at) {
-          const [from, to] = f.created_at.map((d, i) => parseWireTime(d, tz, i === 1));
-          if (from !== undefined) out = out.where('created_at', '>=', from);
-          if (to !== undefined) out = out.where('created_at', '<=', to);
-        }
-        return out;
+        return inTimeRange(ctx, out, 'created_at', f.created_at);
       },
       order: [['status', 'asc'], ['updated_at', 'desc'], ['name', 'asc']],
     },
     prepare: async (rows: ModelRow[], c) => prepareModels(ctx, rows, isAdmin(c) ? undefined : await billingOf(c)),
     toWire: (row: ModelRow, _c, _view, prepared) => modelWire(row, prepared, tz),
-    // Pickers: id, corp, name, model, type, status (reference §3.5; no default status filter).
+    // Pickers: id, corp, name, model, type, status (docs/ORIGINAL-API.md §3.5; no default status filter).
     list: (q) => q.select(['id', 'corp', 'name', 'model', 'type', 'status']).orderBy('status', 'asc').orderBy('name', 'asc').execute(),
     batch: modelBatch(ctx),
     beforeDelete: async (rows) => {

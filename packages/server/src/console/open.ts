@@ -1,4 +1,4 @@
-// /api/v1/open: public site identity and login options (reference §1.9).
+// /api/v1/open: public site identity and login options (docs/ORIGINAL-API.md §1.9).
 import type { OpenSysConfig } from '@fastgate/core/schemas/auth';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,16 +1,16 @@
-// Data scope of records owned by an account (SPEC §6, STYLE rule 9): a user sees its own, a reseller
+// Data scope of records owned by an account (docs/SPEC.md §6): a user sees its own, a reseller
 // its users' (users.rid = its user_id) and its own, an admin everything.
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder, type StringReference } from 'kysely';
 import type { Caller } from '../http/crud';
 import { invalidField } from '../http/errors';
 
-type AnyQuery = SelectQueryBuilder<any, any, any>;
-
-export function ownerScope(q: AnyQuery, caller: Caller, column = 'user_id'): AnyQuery {
+/** `column` (default `user_id`) names the owning account's user_id. */
+export function ownerScope<DB, TB extends keyof DB, O>(q: SelectQueryBuilder<DB, TB, O>, caller: Caller, column: StringReference<DB, TB> = 'user_id' as StringReference<DB, TB>): SelectQueryBuilder<DB, TB, O> {
   const { role, user } = caller.session;
   if (role === 'admin') return q;
-  if (role === 'user') return q.where(column, '=', user.user_id);
-  return q.where((eb) => eb.or([eb(column, '=', user.user_id), eb(column, 'in', eb.selectFrom('users').select('users.user_id').where('users.rid', '=', user.user_id))]));
+  const owner = sql.ref(column as string);
+  if (role === 'user') return q.where(sql<boolean>`${owner} = ${user.user_id}`);
+  return q.where(sql<boolean>`(${owner} = ${user.user_id} or ${owner} in (select users.user_id from users where users.rid = ${user.user_id}))`);
 }
 
 /**

@@ -1,4 +1,4 @@
-// /api/v1/sys/site: site configs per domain (reference §3.9). Admins manage every config; a reseller
+// /api/v1/sys/site: site configs per domain (docs/ORIGINAL-API.md §3.9). Admins manage every config; a reseller
 // only its own (site_configs.user_id = its user_id), other ids answer "record not found".
 // The mail password is stored encrypted and never leaves the server: rows carry `password: ''` and
 // `password_set`; an update with an empty password keeps the stored one (`clear_password` removes it).
@@ -14,6 +14,7 @@ import {
   siteApprovalSchema,
   siteConfigCreateSchema,
   siteConfigPageSchema,
+  siteConfigResource,
   siteConfigUpdateSchema,
   siteTestMailSchema,
   type SiteConfig,
@@ -21,15 +22,14 @@ import {
 } from '@fastgate/core/entities/site-config';
 import { t } from '@fastgate/core/messages';
 import type { FastifyInstance } from 'fastify';
-import type { SelectQueryBuilder } from 'kysely';
 import type { z } from 'zod';
 import type { SiteConfigRow } from '../db/schema';
-import { callerOf, contains, registerCrud, resource, type Caller } from '../http/crud';
+import { callerOf, contains, registerCrud, resource, type Caller, type TableQuery } from '../http/crud';
 import { AppError, businessError } from '../http/errors';
 import { post } from '../http/route';
 import { formatTime } from '../http/time';
 import { resolvePublicHost } from '../security/public-host';
-import { isReservedHost, siteDisplay, siteOwnerRole } from '../settings/site-config';
+import { isReservedHost, siteOwnerRole } from '../settings/site-config';
 import { cleanUploads, storeCountedUpload } from '../settings/upload-quota';
 import { multipartFile, sniffImage } from '../settings/uploads';
 
@@ -69,30 +69,19 @@ export async function siteConfigRoutes(app: FastifyInstance) {
   const tidyUploads = (userId: number, exceptIds: string[] = []) =>
     cleanUploads(ctx, { userId, exceptIds }).catch((err: unknown) => ctx.log.error({ err, user_id: userId }, 'upload cleanup failed'));
 
-  /** Input → columns (mail fields are `mail_*`, lists JSON text); the password is handled by the caller. */
-  const columns = (input: SiteConfigInput) => {
-    const { host, port, user_name, password: _p, clear_password: _c, from_name, support_email_suffix, carousels1, carousels2, announcements, documents, ...rest } = input;
-    return {
-      ...rest,
-      mail_host: host,
-      mail_port: port,
-      mail_user_name: user_name,
-      mail_from_name: from_name,
-      support_email_suffix: JSON.stringify(support_email_suffix.map((s) => (s.startsWith('@') ? s : `@${s}`))),
-      carousels1: JSON.stringify(carousels1),
-      carousels2: JSON.stringify(carousels2),
-      announcements: JSON.stringify(announcements),
-      documents: JSON.stringify(documents),
-    };
-  };
+  /** Input → columns; the mail server's fields are `mail_*` columns, and the password is handled by the caller. */
+  const columns = (input: SiteConfigInput) => ({
+    ...siteConfigResource.encode(input),
+    mail_host: input.host,
+    mail_port: input.port,
+    mail_user_name: input.user_name,
+    mail_from_name: input.from_name,
+  });
 
   const toWire = (row: SiteConfigRow): SiteConfig => ({
-    ...siteDisplay(row),
     id: row.id,
     user_id: row.user_id,
-    grant_quota: Number(row.grant_quota),
-    quota_expires_at: row.quota_expires_at,
-    register_welcome: row.register_welcome,
+    ...siteConfigResource.decode(row),
     host: row.mail_host,
     port: row.mail_port,
     user_name: row.mail_user_name,
@@ -100,20 +89,17 @@ export async function siteConfigRoutes(app: FastifyInstance) {
     password: '',
     password_set: !!row.mail_password,
     from_name: row.mail_from_name,
-    recharge_tips: row.recharge_tips,
-    remark: row.remark,
-    status: row.status,
     approved: row.approved,
     created_at: formatTime(row.created_at, config.timeZone),
     updated_at: formatTime(row.updated_at, config.timeZone),
   });
 
-  const scope = (q: SelectQueryBuilder<any, any, any>, caller: Caller) =>
+  const scope = (q: TableQuery<'site_configs'>, caller: Caller) =>
     caller.session.role === 'admin' ? q : q.where('user_id', '=', caller.session.user.user_id);
 
   const page = {
     schema: siteConfigPageSchema,
-    filter: (q: SelectQueryBuilder<any, any, any>, f: z.infer<typeof siteConfigPageSchema>) => {
+    filter: (q: TableQuery<'site_configs'>, f: z.infer<typeof siteConfigPageSchema>) => {
       let out = contains(contains(contains(contains(q, 'domain', f.domain), 'title', f.title), 'logo', f.logo), 'register_tips', f.register_tips);
       if (f.user_id) out = out.where('user_id', '=', f.user_id);
       if (f.status) out = out.where('status', '=', f.status);
@@ -174,7 +160,7 @@ export async function siteConfigRoutes(app: FastifyInstance) {
   });
 
   // Approving or revoking a site's domain: admins only (a reseller's own request never approves itself).
-  const sites = resource<SiteConfigRow, SiteConfig, typeof siteConfigPageSchema>(ctx, { table: 'site_configs', scope, page, toWire });
+  const sites = resource<'site_configs', SiteConfig, typeof siteConfigPageSchema>(ctx, { table: 'site_configs', scope, page, toWire });
   post(app, `${SITE_CONFIG_PREFIX}/change/approval`, { schema: siteApprovalSchema, roles: ['admin'] }, async (input, request) => {
     const caller = callerOf(request);
     const [row] = await sites.visible(caller, [input.id]);

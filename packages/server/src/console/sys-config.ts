@@ -1,4 +1,4 @@
-// /api/v1/sys/config: the system config (reference §1.9, §3.10), admin only. One section per write;
+// /api/v1/sys/config: the system config (docs/ORIGINAL-API.md §1.9, §3.10), admin only. One section per write;
 // every write publishes a sys_configs change so the gateway snapshot and the login pages follow at
 // once. The email password is stored encrypted and answered as '' with `password_set`; an update with
 // an empty password keeps the stored one.

@@ -1,4 +1,4 @@
-// Async task lists (SPEC §2 task screens, §3 Task; reference §1.8 pattern): `/task/<kind>/page` and
+// Async task lists (docs/SPEC.md §2.4 task screens, §3.11 Task; docs/ORIGINAL-API.md §1.8 pattern): `/task/<kind>/page` and
 // `/task/<kind>/detail` for audio, video and video second creation, each role in its scope (a user its
 // own, a reseller its users' and its own, an admin all), newest first.
 import { ANY_ROLE } from '@fastgate/core/constants';

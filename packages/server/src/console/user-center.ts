@@ -23,7 +23,7 @@ import { twoFactorSetupNeeded } from '../auth/two-factor';
 import { vipBadge } from './vip';
 import { bpToFraction } from '@fastgate/core/entities/group';
 
-export function sessionUser(user: UserRow, timeZone: string, vip: { name: string; color: string } = { name: '', color: '' }, twoFactorSetup = false): SessionUser {
+function sessionUser(user: UserRow, timeZone: string, vip: { name: string; color: string } = { name: '', color: '' }, twoFactorSetup = false): SessionUser {
   return {
     user_id: user.user_id,
     account: user.account,

@@ -1,5 +1,5 @@
 // /api/v1/admin/user (admin, reseller: only its own users, users.rid = its user_id) and
-// /api/v1/admin/reseller (admin): the managed accounts of reference §3.1 with the same 11 calls —
+// /api/v1/admin/reseller (admin): the managed accounts of docs/ORIGINAL-API.md §3.1 with the same 11 calls —
 // create, update, change/quota/expire, change/status, delete, detail, page, list, batch/operate,
 // recharge, permissions. Quota only moves through billing/deals.ts (deal record in the same
 // transaction, `quota = quota ± x`, a reseller never gives more than it holds).
@@ -7,13 +7,14 @@ import { type Role, Status } from '@fastgate/core/constants';
 import {
   PurgeData, QuotaType, RESELLER_PREFIX, USER_PREFIX,
   batchRechargeSchema, changeQuotaExpireSchema, permissionsSchema, rechargeSchema, userCreateSchema, userDeleteSchema, userPageSchema, userUpdateSchema,
-  type ManagedUser, type Reseller, type UserOption,
+  userResource, type ManagedUser, type Reseller, type UserOption,
 } from '@fastgate/core/entities/user';
+import { flag } from '@fastgate/core/resource';
 import { batchSchema, changeStatusSchema, idSchema } from '@fastgate/core/schemas/common';
 import type { FastifyInstance } from 'fastify';
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql } from 'kysely';
 import { availableGroups, availableModelIds } from '../catalogue/access';
-import { idsOf, requireKnown, requireRows } from '../catalogue/links';
+import { requireKnown, requireRows } from '../catalogue/links';
 import { applyMovement, moveQuota, publishUsers, requireFuture, sendRechargeNotice, whenIdle, withDebitsHeld, type Movement } from '../billing/deals';
 import { dropCachedSessions, revokeUserSessions } from '../auth/sessions';
 import { requireStepUp } from '../auth/step-up';
@@ -31,7 +32,6 @@ import { bpToFraction, discountToBp } from '@fastgate/core/entities/group';
 import { inTimeRange } from './record-filters';
 import { expiryOf } from './usage-limits';
 
-type AnyQuery = SelectQueryBuilder<any, any, any>;
 type Kind = 'user' | 'reseller';
 
 interface Prepared {
@@ -40,12 +40,11 @@ interface Prepared {
   allocated: Map<number, number>;
 }
 
-const bool = (v: number) => v === 1;
-
 /** Names of the groups and models rows refer to, and each reseller's allocated quota, in three queries. */
 async function prepare(ctx: Ctx, rows: UserRow[], kind: Kind): Promise<Prepared> {
-  const groupIds = [...new Set(rows.flatMap((r) => idsOf(r.groups)))];
-  const modelIds = [...new Set(rows.flatMap((r) => idsOf(r.models)))];
+  const grants = rows.map((r) => userResource.decode(r));
+  const groupIds = [...new Set(grants.flatMap((g) => g.groups))];
+  const modelIds = [...new Set(grants.flatMap((g) => g.models))];
   const groups = groupIds.length ? await ctx.db.selectFrom('groups').select(['id', 'name']).where('id', 'in', groupIds).execute() : [];
   const models = modelIds.length ? await ctx.db.selectFrom('models').select(['id', 'name']).where('id', 'in', modelIds).execute() : [];
   const allocated = new Map<number, number>();
@@ -62,35 +61,25 @@ async function prepare(ctx: Ctx, rows: UserRow[], kind: Kind): Promise<Prepared>
   return { groups: new Map(groups.map((g) => [g.id, g.name])), models: new Map(models.map((m) => [m.id, m.name])), allocated };
 }
 
-export function managedUserWire(ctx: Ctx, row: UserRow, p: Pick<Prepared, 'groups' | 'models'>): ManagedUser {
+function managedUserWire(ctx: Ctx, row: UserRow, p: Pick<Prepared, 'groups' | 'models'>): ManagedUser {
   const tz = ctx.config.timeZone;
-  const groups = idsOf(row.groups);
-  const models = idsOf(row.models);
+  const fields = userResource.decode(row);
   return {
     id: row.id,
     user_id: row.user_id,
-    account: row.account,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
+    ...fields,
     avatar: row.avatar,
-    remark: row.remark,
     quota: row.quota,
     used_quota: row.used_quota,
     quota_expires_at: formatTime(row.quota_expires_at, tz),
     quota_type: row.quota_type,
-    is_limit_quota: bool(row.is_limit_quota),
-    quota_warning: bool(row.quota_warning),
-    warning_threshold: row.warning_threshold,
-    expire_warning_threshold: row.expire_warning_threshold,
-    warning_notice: bool(row.warning_notice),
-    exhaustion_notice: bool(row.exhaustion_notice),
-    expire_warning_notice: bool(row.expire_warning_notice),
-    expire_notice: bool(row.expire_notice),
-    groups,
-    group_names: groups.map((id) => p.groups.get(id) ?? id),
-    models,
-    model_names: models.map((id) => p.models.get(id) ?? id),
+    // The notices sent since the last recharge: the jobs' flags, not the console's.
+    warning_notice: flag.decode(row.warning_notice),
+    exhaustion_notice: flag.decode(row.exhaustion_notice),
+    expire_warning_notice: flag.decode(row.expire_warning_notice),
+    expire_notice: flag.decode(row.expire_notice),
+    group_names: fields.groups.map((id) => p.groups.get(id) ?? id),
+    model_names: fields.models.map((id) => p.models.get(id) ?? id),
     rid: row.rid,
     login_ip: row.login_ip,
     login_time: formatTime(row.login_time, tz),
@@ -100,15 +89,12 @@ export function managedUserWire(ctx: Ctx, row: UserRow, p: Pick<Prepared, 'group
     vip_level_used_quota: row.vip_level_used_quota,
     vip_level_start_time: formatTime(row.vip_level_start_time, tz),
     vip_level_expires_at: formatTime(row.vip_level_expires_at, tz),
-    ip_whitelist: idsOf(row.ip_whitelist),
-    ip_blacklist: idsOf(row.ip_blacklist),
-    status: row.status,
     created_at: formatTime(row.created_at, tz),
     updated_at: formatTime(row.updated_at, tz),
   };
 }
 
-/** Deletes accounts with the extra data `purge` names (reference §3.1 delete `data`). */
+/** Deletes accounts with the extra data `purge` names (docs/ORIGINAL-API.md §3.1 delete `data`). */
 async function deleteAccounts(ctx: Ctx, rows: UserRow[], purge: number[], kind: Kind): Promise<void> {
   if (!rows.length) return;
   const db = ctx.db;
@@ -180,7 +166,7 @@ async function checkGrants(c: Caller, target: Pick<UserRow, 'rid' | 'role'>, gro
   if (models.length) requireKnown('models', models, new Set((await availableModelIds(ctx, me)).keys()));
 }
 
-export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
+async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
   const ctx = app.ctx;
   const db = ctx.db;
   const prefix = kind === 'user' ? USER_PREFIX : RESELLER_PREFIX;
@@ -188,7 +174,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
 
   const res = resource(ctx, {
     table: 'users',
-    scope: (q: AnyQuery, c: Caller) => {
+    scope: (q, c) => {
       const out = q.where('role', '=', kind);
       return c.session.role === 'reseller' ? out.where('rid', '=', c.session.user.user_id) : out;
     },
@@ -202,7 +188,7 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
         if (f.status) out = out.where('status', '=', f.status);
         return inTimeRange(ctx, inTimeRange(ctx, out, 'quota_expires_at', f.quota_expires_at), 'created_at', f.created_at);
       },
-      // Reference §2.4: reseller `status,-user_id,-updated_at`; user `status,-created_at,-updated_at`.
+      // docs/ORIGINAL-API.md §2.4: reseller `status,-user_id,-updated_at`; user `status,-created_at,-updated_at`.
       order: kind === 'reseller' ? [['status', 'asc'], ['user_id', 'desc'], ['updated_at', 'desc']] : [['status', 'asc'], ['created_at', 'desc'], ['updated_at', 'desc']],
     },
     prepare: (rows: UserRow[]) => prepare(ctx, rows, kind),
@@ -292,12 +278,11 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
       const row = await trx
         .insertInto('users')
         .values({
+          ...userResource.encode(input),
+          // Addresses are compared lower-case (sign-in, "email taken").
+          email: input.email.toLowerCase(),
           id,
           role: kind,
-          account: input.account,
-          name: input.name,
-          email: input.email.toLowerCase(),
-          phone: input.phone,
           avatar: '',
           profile: '',
           password_hash: passwordHash,
@@ -306,16 +291,6 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
           used_quota: 0,
           quota_expires_at: expiresAt,
           quota_type: input.quota_type,
-          is_limit_quota: input.is_limit_quota ? 1 : 0,
-          quota_warning: input.quota_warning ? 1 : 0,
-          warning_threshold: input.warning_threshold,
-          expire_warning_threshold: input.expire_warning_threshold,
-          groups: JSON.stringify(input.groups),
-          models: JSON.stringify(input.models),
-          ip_whitelist: JSON.stringify(input.ip_whitelist),
-          ip_blacklist: JSON.stringify(input.ip_blacklist),
-          status: input.status,
-          remark: input.remark,
           login_ip: '',
           login_time: null,
           login_domain: '',
@@ -353,27 +328,16 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
     const expiresAt = expiry(input.quota_expires_at, false) ?? null;
     if (expiresAt !== row.quota_expires_at) requireFuture(expiresAt);
     // Grants already held stay valid even if the granter lost access since; new ones are checked.
-    const held = new Set([...idsOf(row.groups), ...idsOf(row.models)]);
+    const stored = userResource.decode(row);
+    const held = new Set([...stored.groups, ...stored.models]);
     await checkGrants(c, row, input.groups.filter((g) => !held.has(g)), input.models.filter((m) => !held.has(m)));
     const warningChanged = input.warning_threshold !== row.warning_threshold || input.expire_warning_threshold !== row.expire_warning_threshold;
     await db
       .updateTable('users')
       .set({
-        account: input.account,
-        name: input.name,
+        ...userResource.encode({ ...input, groups: [...new Set(input.groups)], models: [...new Set(input.models)] }),
         email: input.email.toLowerCase(),
-        phone: input.phone,
-        remark: input.remark,
         quota_expires_at: expiresAt,
-        is_limit_quota: input.is_limit_quota ? 1 : 0,
-        quota_warning: input.quota_warning ? 1 : 0,
-        warning_threshold: input.warning_threshold,
-        expire_warning_threshold: input.expire_warning_threshold,
-        groups: JSON.stringify([...new Set(input.groups)]),
-        models: JSON.stringify([...new Set(input.models)]),
-        ip_whitelist: JSON.stringify(input.ip_whitelist),
-        ip_blacklist: JSON.stringify(input.ip_blacklist),
-        status: input.status,
         ...floor,
         ...(input.password ? { password_hash: await hashPassword(input.password) } : {}),
         ...(expiresAt !== row.quota_expires_at ? { expire_warning_notice: 0, expire_notice: 0 } : {}),
@@ -447,11 +411,12 @@ export async function managedUserRoutes(app: FastifyInstance, kind: Kind) {
   post(app, `${prefix}/permissions`, { schema: permissionsSchema, roles }, async (input, request) => {
     const c = callerOf(request);
     const target = await byUserId(c, input.user_id);
-    const held = new Set([...idsOf(target.groups), ...idsOf(target.models)]);
+    const stored = userResource.decode(target);
+    const held = new Set([...stored.groups, ...stored.models]);
     await checkGrants(c, target, input.groups.filter((g) => !held.has(g)), input.models.filter((m) => !held.has(m)));
     await db
       .updateTable('users')
-      .set({ groups: JSON.stringify([...new Set(input.groups)]), models: JSON.stringify([...new Set(input.models)]), updated_at: Date.now() })
+      .set({ ...userResource.encodePartial({ groups: [...new Set(input.groups)], models: [...new Set(input.models)] }), updated_at: Date.now() })
       .where('user_id', '=', target.user_id)
       .execute();
     await publishUsers(ctx, [target.user_id]);

@@ -1,31 +1,28 @@
-// /api/v1/sys/vip: VIP levels (SPEC §3 "VIP level"), and GET /api/v1/vip/center. Owned like groups:
+// /api/v1/sys/vip: VIP levels (docs/SPEC.md §3.7 "VIP level"), and GET /api/v1/vip/center. Owned like groups:
 // an admin's levels carry user_id 0, a reseller's its own user_id; a reseller reads and writes only its
 // own, an admin all. `list` gives every role the levels that apply to it (a user: its owner's enabled
 // levels). Discount: percent in, fraction out. One default per owner. Rule targets must be levels of
 // the same owner, never the level itself.
 import { ANY_ROLE, ErrorCode, Status } from '@fastgate/core/constants';
-import { rateLimitsSchema, type RateLimits } from '@fastgate/core/entities/catalogue';
 import { bpToFraction, discountToBp } from '@fastgate/core/entities/group';
-import { VIP_CENTER_PATH, VIP_PREFIX, vipCreateSchema, vipPageSchema, vipUpdateSchema, type VipCenter, type VipCreate, type VipLevel, type VipLevelListItem } from '@fastgate/core/entities/vip';
+import { VIP_CENTER_PATH, VIP_PREFIX, vipCreateSchema, vipPageSchema, vipResource, vipUpdateSchema, type VipCenter, type VipCreate, type VipLevel, type VipLevelListItem } from '@fastgate/core/entities/vip';
 import { changePublicSchema } from '@fastgate/core/schemas/common';
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_OWNER, availableGroups } from '../catalogue/access';
-import { idsOf, jsonOf, requireKnown, requireRows } from '../catalogue/links';
+import { requireKnown, requireRows } from '../catalogue/links';
 import type { Ctx } from '../context';
 import type { UserRow, VipLevelRow } from '../db/schema';
 import { callerOf, contains, registerCrud, resource, type Caller, type ResourceSpec } from '../http/crud';
 import { AppError } from '../http/errors';
 import { get, post } from '../http/route';
 import { formatTime } from '../http/time';
-import { effectiveLevel, reached, rulesOf, vipOwnerOf } from '../vip/rules';
+import { effectiveLevel, levelRecord, reached, vipOwnerOf, type LevelRecord } from '../vip/rules';
+import { flag } from '@fastgate/core/resource';
 import { requireAtFloor } from './reseller-floor';
 
 const MANAGERS = ['admin', 'reseller'] as const;
 const ownerOf = (c: Caller) => (c.session.role === 'admin' ? ADMIN_OWNER : c.session.user.user_id);
-const flag = (b: boolean) => (b ? 1 : 0);
-const limitsOf = (json: string): RateLimits => rateLimitsSchema.parse(jsonOf<Partial<RateLimits>>(json, {}));
-
-const listItem = (r: VipLevelRow): VipLevelListItem => ({ id: r.id, user_id: r.user_id, name: r.name, color: r.color, discount: bpToFraction(r.discount_bp), is_default: r.is_default === 1, sort: r.sort });
+const listItem = (r: LevelRecord): VipLevelListItem => ({ id: r.id, user_id: r.user_id, name: r.name, color: r.color, discount: bpToFraction(r.discount_bp), is_default: r.is_default, sort: r.sort });
 
 /** Groups: an admin any; a reseller its own and those it may use. Rules: targets among the owner's levels. */
 async function checkRefs(ctx: Ctx, c: Caller, input: VipCreate, owner: number, selfId?: string): Promise<void> {
@@ -46,26 +43,12 @@ async function checkRefs(ctx: Ctx, c: Caller, input: VipCreate, owner: number, s
   });
 }
 
-function values(input: VipCreate): Record<string, unknown> {
-  return {
-    name: input.name,
-    discount_bp: discountToBp(input.discount),
-    color: input.color,
-    duration: input.duration,
-    groups: JSON.stringify(input.groups),
-    is_public: flag(input.is_public),
-    is_default: flag(input.is_default),
-    sort: input.sort,
-    remark: input.remark,
-    rate_limits: JSON.stringify(input.rate_limits),
-    rules: JSON.stringify(input.rules),
-    status: input.status,
-  };
-}
+/** Row values of a level; the discount is kept in basis points, like a group's. */
+const values = (input: VipCreate) => ({ ...vipResource.encode(input), discount_bp: discountToBp(input.discount) });
 
 /** The level shown beside a user's name (session info, user center): name and colour, or empty. */
 export async function vipBadge(ctx: Ctx, user: Pick<UserRow, 'role' | 'rid' | 'vip_level' | 'vip_level_expires_at'>): Promise<{ name: string; color: string }> {
-  const levels = await ctx.db.selectFrom('vip_levels').selectAll().where('user_id', '=', vipOwnerOf(user)).execute();
+  const levels = (await ctx.db.selectFrom('vip_levels').selectAll().where('user_id', '=', vipOwnerOf(user)).execute()).map(levelRecord);
   const found = effectiveLevel(user, levels, Date.now());
   return found ? { name: found.level.name, color: found.level.color } : { name: '', color: '' };
 }
@@ -76,13 +59,13 @@ export async function vipRoutes(app: FastifyInstance) {
 
   /** Clears the owner's other defaults when `row` became its default. */
   const oneDefault = async (row: VipLevelRow) => {
-    if (row.is_default !== 1) return;
+    if (!levelRecord(row).is_default) return;
     const others = await ctx.db.updateTable('vip_levels').set({ is_default: 0, updated_at: Date.now() }).where('user_id', '=', row.user_id).where('is_default', '=', 1).where('id', '!=', row.id).returning('id').execute();
     if (others.length) ctx.bus.publish({ entity: 'vip_levels', op: 'update', ids: others.map((o) => o.id) });
   };
 
   // Admin: all; reseller: its own; user (list only): its owner's enabled levels.
-  const scope: ResourceSpec<VipLevelRow, VipLevel, typeof vipPageSchema>['scope'] = (q, c) => {
+  const scope: ResourceSpec<'vip_levels', VipLevel, typeof vipPageSchema>['scope'] = (q, c) => {
     if (c.session.role === 'admin') return q;
     if (c.session.role === 'reseller') return q.where('user_id', '=', c.session.user.user_id);
     return q.where('user_id', '=', vipOwnerOf(c.session.user)).where('status', '=', Status.Normal);
@@ -122,24 +105,22 @@ export async function vipRoutes(app: FastifyInstance) {
       order: [['status', 'asc'], ['sort', 'asc'], ['updated_at', 'desc']],
     },
     prepare: async (rows: VipLevelRow[]) => {
-      const groupIds = [...new Set(rows.flatMap((r) => idsOf(r.groups)))];
-      const levelIds = [...new Set(rows.flatMap((r) => rulesOf(r).map((x) => x.target_level)))];
+      const levels = rows.map(levelRecord);
+      const groupIds = [...new Set(levels.flatMap((r) => r.groups))];
+      const levelIds = [...new Set(levels.flatMap((r) => r.rules.map((x) => x.target_level)))];
       const groups = groupIds.length ? await ctx.db.selectFrom('groups').select(['id', 'name']).where('id', 'in', groupIds).execute() : [];
-      const levels = levelIds.length ? await ctx.db.selectFrom('vip_levels').select(['id', 'name']).where('id', 'in', levelIds).execute() : [];
-      return { groups: new Map(groups.map((g) => [g.id, g.name])), levels: new Map(levels.map((l) => [l.id, l.name])) };
+      const targets = levelIds.length ? await ctx.db.selectFrom('vip_levels').select(['id', 'name']).where('id', 'in', levelIds).execute() : [];
+      return { groups: new Map(groups.map((g) => [g.id, g.name])), levels: new Map(targets.map((l) => [l.id, l.name])) };
     },
     toWire: (row: VipLevelRow, _c, _view, p): VipLevel => {
-      const groups = idsOf(row.groups);
+      const fields = vipResource.decode(row);
       return {
-        ...listItem(row),
-        duration: Number(row.duration),
-        groups,
-        group_names: groups.map((id) => p.groups.get(id) ?? ''),
-        is_public: row.is_public === 1,
-        remark: row.remark,
-        rate_limits: limitsOf(row.rate_limits),
-        rules: rulesOf(row).map((r) => ({ ...r, target_level_name: p.levels.get(r.target_level) ?? '' })),
-        status: row.status,
+        id: row.id,
+        user_id: row.user_id,
+        ...fields,
+        discount: bpToFraction(row.discount_bp),
+        group_names: fields.groups.map((id) => p.groups.get(id) ?? ''),
+        rules: fields.rules.map((r) => ({ ...r, target_level_name: p.levels.get(r.target_level) ?? '' })),
         created_at: formatTime(row.created_at, tz),
         updated_at: formatTime(row.updated_at, tz),
       };
@@ -150,27 +131,27 @@ export async function vipRoutes(app: FastifyInstance) {
       const moved = await ctx.db.updateTable('users').set({ vip_level: '', vip_level_start_time: null, vip_level_expires_at: null, updated_at: Date.now() }).where('vip_level', 'in', ids).returning('user_id').execute();
       if (moved.length) ctx.bus.publish({ entity: 'users', op: 'update', ids: moved.map((m) => String(m.user_id)) });
     },
-    list: async (q) => ((await q.selectAll().where('status', '=', Status.Normal).orderBy('sort', 'asc').orderBy('updated_at', 'desc').execute()) as VipLevelRow[]).map(listItem),
+    list: async (q) => ((await q.selectAll().where('status', '=', Status.Normal).orderBy('sort', 'asc').orderBy('updated_at', 'desc').execute()) as VipLevelRow[]).map((r) => listItem(levelRecord(r))),
   });
 
   // The list's public switch (components/StatusSwitch PublicSwitch).
   const writable = resource(ctx, { table: 'vip_levels', scope, page: { schema: vipPageSchema, filter: (q) => q, order: [] }, toWire: (row: VipLevelRow) => row });
   post(app, `${VIP_PREFIX}/change/public`, { schema: changePublicSchema, roles: MANAGERS }, async (input, request) => {
     const c = callerOf(request);
-    await writable.updateRows(c, await writable.visible(c, [input.id]), { is_public: input.is_public ? 1 : 0 });
+    await writable.updateRows(c, await writable.visible(c, [input.id]), { is_public: flag.encode(input.is_public) });
   });
 
   get(app, VIP_CENTER_PATH, { roles: [ANY_ROLE] }, async (_input, request): Promise<VipCenter> => {
     const { user } = callerOf(request).session;
     const now = Date.now();
-    const levels = (await ctx.db.selectFrom('vip_levels').selectAll().where('user_id', '=', vipOwnerOf(user)).orderBy('sort', 'asc').orderBy('updated_at', 'desc').execute()) as VipLevelRow[];
+    const levels = (await ctx.db.selectFrom('vip_levels').selectAll().where('user_id', '=', vipOwnerOf(user)).orderBy('sort', 'asc').orderBy('updated_at', 'desc').execute()).map(levelRecord);
     const found = effectiveLevel(user, levels, now);
     const enabled = new Map(levels.filter((l) => l.status === Status.Normal).map((l) => [l.id, l]));
     let next: VipCenter['next'] = null;
     if (found) {
       const counters = { vip_level_recharge_quota: Number(user.vip_level_recharge_quota), vip_level_used_quota: Number(user.vip_level_used_quota) };
       const share = (have: number, need: number) => (need > 0 ? Math.min(1, have / need) : 0);
-      const ups = rulesOf(found.level)
+      const ups = found.level.rules
         .filter((r) => r.type === 'upgrade' && r.target_level !== found.level.id && enabled.has(r.target_level))
         .map((r) => ({ r, progress: reached(r, counters) ? 1 : Math.max(share(counters.vip_level_recharge_quota, r.recharge_quota), share(counters.vip_level_used_quota, r.used_quota)) }))
         // The nearest next level: the lowest-sorted target.
@@ -186,8 +167,8 @@ export async function vipRoutes(app: FastifyInstance) {
             name: l.name,
             color: l.color,
             discount: bpToFraction(l.discount_bp),
-            rate_limits: limitsOf(l.rate_limits),
-            duration: Number(l.duration),
+            rate_limits: l.rate_limits,
+            duration: l.duration,
             is_default: !found.own,
             start_time: found.own ? formatTime(user.vip_level_start_time, tz) : '',
             expires_at: found.own ? formatTime(user.vip_level_expires_at, tz) : '',
@@ -196,7 +177,7 @@ export async function vipRoutes(app: FastifyInstance) {
       recharge_quota: Number(user.vip_level_recharge_quota),
       used_quota: Number(user.vip_level_used_quota),
       next,
-      levels: levels.filter((x) => x.status === Status.Normal && (x.is_public === 1 || x.id === l?.id)).map(listItem),
+      levels: levels.filter((x) => x.status === Status.Normal && (x.is_public || x.id === l?.id)).map(listItem),
     };
   });
 }

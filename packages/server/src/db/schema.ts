@@ -1,14 +1,30 @@
 // Table types (kysely). snake_case like the wire; times are epoch milliseconds; money is integer quota.
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable } from 'kysely';
+import type { modelResource } from '@fastgate/core/entities/model';
+import type { corpResource } from '@fastgate/core/entities/corp';
+import type { groupResource } from '@fastgate/core/entities/group';
+import type { modelAgentResource } from '@fastgate/core/entities/model-agent';
+import type { providerKeyResource } from '@fastgate/core/entities/provider-key';
+import type { appResource } from '@fastgate/core/entities/app';
+import type { appKeyResource } from '@fastgate/core/entities/app-key';
+import type { licenseResource } from '@fastgate/core/entities/license';
+import type { siteConfigResource } from '@fastgate/core/entities/site-config';
+import type { userResource } from '@fastgate/core/entities/user';
+import type { vipResource } from '@fastgate/core/entities/vip';
+import type { StoredColumns } from '@fastgate/core/resource';
 
-export interface UsersTable {
+/** Resource columns a migration gives a default: inserts that do not set them (registration, seeds) may leave them out. */
+type WithDefaults<T, K extends keyof T> = Omit<T, K> & { [P in K]: Generated<T[P]> };
+
+/**
+ * Accounts. The settings the console edits come from the user resource (core entities/user.ts); the
+ * balance, sign-in state, notices and VIP counters are written by the ledger, auth and the jobs.
+ */
+interface UsersTable
+  extends WithDefaults<StoredColumns<typeof userResource>, 'is_limit_quota' | 'quota_warning' | 'warning_threshold' | 'expire_warning_threshold' | 'groups' | 'models' | 'ip_whitelist' | 'ip_blacklist'> {
   id: string;
   user_id: Generated<number>;
   role: 'admin' | 'reseller' | 'user';
-  account: string;
-  name: string;
-  email: string;
-  phone: string;
   avatar: string;
   profile: string;
   password_hash: string;
@@ -16,24 +32,15 @@ export interface UsersTable {
   quota: number;
   used_quota: number;
   quota_expires_at: number | null;
-  status: number;
-  remark: string;
   login_ip: string;
   login_time: number | null;
   login_domain: string;
   failed_logins: number;
   locked_until: number | null;
-  /** JSON id arrays: models and groups granted to the account. */
-  models: Generated<string>;
-  groups: Generated<string>;
   /** JSON rate limits {rps, rpm, …}; '{}' = none. */
   rate_limits: Generated<string>;
-  /** Managed-user settings (migration 06): last quota type, 0/1 flags, $ and day thresholds. */
+  /** The last recharge's quota type (migration 06). */
   quota_type: Generated<number>;
-  is_limit_quota: Generated<number>;
-  quota_warning: Generated<number>;
-  warning_threshold: Generated<number>;
-  expire_warning_threshold: Generated<number>;
   /** Quota notices already sent (1) since the last recharge. */
   warning_notice: Generated<number>;
   exhaustion_notice: Generated<number>;
@@ -45,17 +52,14 @@ export interface UsersTable {
   vip_level_used_quota: Generated<number>;
   vip_level_start_time: number | null;
   vip_level_expires_at: number | null;
-  /** JSON arrays of normalized entries (wildcards allowed). */
-  ip_whitelist: Generated<string>;
-  ip_blacklist: Generated<string>;
   /** A reseller's floor (migration 2026-11-24-08): the lowest discount its users are billed at, basis points (10000 = full price). */
   floor_bp: Generated<number>;
   created_at: ColumnType<number, number, never>;
   updated_at: number;
 }
 
-/** Quota movements (reference §3.11): type 1 recharge, 2 deduction, 3 gift, 4 expire. */
-export interface DealRecordsTable {
+/** Quota movements (docs/ORIGINAL-API.md §3.11): type 1 recharge, 2 deduction, 3 gift, 4 expire. */
+interface DealRecordsTable {
   id: string;
   user_id: number;
   rid: number;
@@ -97,17 +101,17 @@ export interface StatUserDayTable extends StatMeasures {
   /** Distinct models that day. */
   models: number;
 }
-export interface StatUserModelDayTable extends StatMeasures {
+interface StatUserModelDayTable extends StatMeasures {
   model: string;
 }
 /** The whole installation per model and day (the admin's model ranking and share). */
-export interface StatModelDayTable extends Omit<StatMeasures, 'user_id' | 'rid'> {
+interface StatModelDayTable extends Omit<StatMeasures, 'user_id' | 'rid'> {
   model: string;
 }
-export interface StatAppDayTable extends StatMeasures {
+interface StatAppDayTable extends StatMeasures {
   app_id: number;
 }
-export interface StatAppKeyDayTable extends StatMeasures {
+interface StatAppKeyDayTable extends StatMeasures {
   app_id: number;
   app_key_id: string;
   /** Masked app key. */
@@ -115,7 +119,7 @@ export interface StatAppKeyDayTable extends StatMeasures {
 }
 
 /** Where the statistics job stands in call_logs (keyset on created_at, id), and its lock. */
-export interface StatCursorsTable {
+interface StatCursorsTable {
   name: string;
   created_at: number;
   last_id: string;
@@ -123,8 +127,8 @@ export interface StatCursorsTable {
   updated_at: number;
 }
 
-/** Async task (SPEC §3 Task). status: 1 queued, 2 synthesizing, 3 completed, -1 failed, -2 timed out. */
-export interface TasksTable {
+/** Async task (docs/SPEC.md §3.11 Task). status: 1 queued, 2 synthesizing, 3 completed, -1 failed, -2 timed out. */
+interface TasksTable {
   id: string;
   /** The id callers poll with. */
   task_id: string;
@@ -171,7 +175,7 @@ export interface TasksTable {
   updated_at: number;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   token_hash: string;
   user_id: number;
   role: 'admin' | 'reseller' | 'user';
@@ -180,7 +184,7 @@ export interface SessionsTable {
   created_at: number;
 }
 
-export interface VerifyCodesTable {
+interface VerifyCodesTable {
   id: string;
   /** Email address or phone number. */
   target: string;
@@ -193,52 +197,22 @@ export interface VerifyCodesTable {
   created_at: number;
 }
 
-export interface SysConfigsTable {
+interface SysConfigsTable {
   section: string;
   value: string;
   updated_at: number;
 }
 
-export interface SiteConfigsTable {
+/** Site configs: the columns come from the site config resource (core entities/site-config.ts), the mail server's beside them. */
+interface SiteConfigsTable extends StoredColumns<typeof siteConfigResource> {
   id: string;
   user_id: number;
-  domain: string;
-  title: string;
-  logo: string;
-  favicon: string;
-  avatar: string;
-  bg_img: string;
-  copyright: string;
-  jump_url: string;
-  keywords: string;
-  description: string;
-  icp_beian: string;
-  ga_beian: string;
-  register_tips: string;
-  register_welcome: string;
-  grant_quota: number;
-  /** Minutes after registration (reference §3.9), 0 = never. */
-  quota_expires_at: number;
-  support_email_suffix: string;
   mail_host: string;
   mail_port: number;
   mail_user_name: string;
   /** Ciphertext (security/secrets.ts). */
   mail_password: string;
   mail_from_name: string;
-  carousel1_title: string;
-  carousels1: string;
-  carousel2_title: string;
-  carousels2: string;
-  announcement_title: string;
-  announcement_more_url: string;
-  announcements: string;
-  document_title: string;
-  document_more_url: string;
-  documents: string;
-  recharge_tips: string;
-  remark: string;
-  status: number;
   /** SiteApproval (core): 0 pending, 1 approved by an admin; only approved sites decide anything. */
   approved: Generated<number>;
   created_at: ColumnType<number, number, never>;
@@ -246,14 +220,14 @@ export interface SiteConfigsTable {
 }
 
 /** A stored upload (DATA_DIR/uploads/<name>): the per-account quota and the cleanup read these. */
-export interface UploadsTable {
+interface UploadsTable {
   name: string;
   user_id: number;
   bytes: number;
   created_at: number;
 }
 
-export interface CertificationsTable {
+interface CertificationsTable {
   id: string;
   user_id: number;
   real_name: string;
@@ -266,17 +240,10 @@ export interface CertificationsTable {
   updated_at: number;
 }
 
-export interface CorpsTable {
-  id: string;
-  name: string;
-  code: string;
+/** Corps: the columns come from the corp resource (core entities/corp.ts). */
+interface CorpsTable extends RecordColumns, Omit<StoredColumns<typeof corpResource>, 'sort'> {
+  /** Optional in the input (absent = after the last one), always set in the row. */
   sort: number;
-  /** 0 | 1: booleans are integers so SQLite and PostgreSQL agree. */
-  is_public: number;
-  remark: string;
-  status: number;
-  created_at: ColumnType<number, number, never>;
-  updated_at: number;
 }
 
 /** Columns every catalogue record has. Booleans are 0 | 1; JSON columns are text. */
@@ -287,135 +254,71 @@ interface RecordColumns {
   updated_at: number;
 }
 
-export interface ModelsTable extends RecordColumns {
-  corp: string;
-  name: string;
-  model: string;
-  type: number;
-  base_url: string;
-  path: string;
-  remark: string;
-  request_data_format: number;
-  response_data_format: number;
-  is_public: number;
-  is_enable_model_agent: number;
-  lb_strategy: number;
-  is_enable_preset_config: number;
-  is_enable_forward: number;
-  is_enable_fallback: number;
+/** Models: the columns come from the model resource (core entities/model.ts). */
+interface ModelsTable extends RecordColumns, StoredColumns<typeof modelResource> {
   /** JSON object of every quota structure (text_quota, image_quota, …). */
   quotas: string;
-  preset_config: string;
-  forward_config: string;
-  fallback_config: string;
-  /** JSON id arrays. */
-  groups: string;
-  model_agents: string;
+  /** JSON id arrays, left empty: a model's links are kept on its groups and agents. */
+  groups: Generated<string>;
+  model_agents: Generated<string>;
 }
 
-export interface ModelAgentsTable extends RecordColumns {
-  corp: string;
-  name: string;
-  base_url: string;
-  path: string;
-  weight: number;
-  remark: string;
-  is_enable_model_replace: number;
-  is_never_disable: number;
-  lb_strategy: number;
-  is_auto_disabled: number;
-  auto_disabled_reason: string;
-  models: string;
-  replace_models: string;
-  target_models: string;
-  fallback_models: string;
-  /** 'chat' | 'responses': the wire API of an OpenAI-family upstream (core entities/model-agent.ts). */
-  wire_api: Generated<string>;
+/** Auto-disable state of agents and keys (gateway/gateway.ts sets it, jobs/key-health.ts clears it). */
+interface AutoDisabled {
+  is_auto_disabled: Generated<number>;
+  auto_disabled_reason: Generated<string>;
 }
 
-export interface ProviderKeysTable extends RecordColumns {
-  corp: string;
+/** Model agents: the columns come from the agent resource (core entities/model-agent.ts). */
+interface ModelAgentsTable extends RecordColumns, StoredColumns<typeof modelAgentResource>, AutoDisabled {}
+
+/** Provider keys: the settings come from the key resource (core entities/provider-key.ts); the key is sealed. */
+interface ProviderKeysTable extends RecordColumns, StoredColumns<typeof providerKeyResource>, AutoDisabled {
+  /** Ciphertext, SHA-256 (look-ups and duplicates), and what lists show. */
   key_cipher: string;
   key_hash: string;
   key_mask: string;
-  weight: number;
-  remark: string;
-  is_agents_only: number;
-  is_never_disable: number;
-  is_limit_quota: number;
-  is_auto_disabled: number;
-  auto_disabled_reason: string;
-  quota: number;
-  used_quota: number;
-  models: string;
-  model_agents: string;
+  used_quota: Generated<number>;
 }
 
-export interface GroupsTable extends RecordColumns {
+/** Groups: the columns come from the group resource (core entities/group.ts), beside the ones it types in other units. */
+interface GroupsTable extends RecordColumns, StoredColumns<typeof groupResource> {
   /** Owner: 0 or an admin's user_id for admin groups, the reseller's user_id for a reseller's own. */
   user_id: number;
-  name: string;
-  remark: string;
-  /** Basis points: 10000 = pay 100 %. */
+  /** The discount in basis points: 10000 = pay 100 %. */
   discount_bp: number;
-  is_default: number;
-  is_public: number;
-  weight: number;
+  /** Epoch ms; null = never. */
   expires_at: number | null;
-  is_limit_quota: number;
-  quota: number;
-  used_quota: number;
-  /** JSON {rps, rpm, rpd, tps, tpm, tpd}. */
-  rate_limits: string;
-  is_enable_model_agent: number;
-  lb_strategy: number;
-  is_enable_forward: number;
-  forward_config: string;
-  models: string;
-  vip_levels: string;
-  model_agents: string;
+  used_quota: Generated<number>;
 }
 
-export interface AppsTable extends RecordColumns {
-  app_id: Generated<number>;
+/** The columns apps and app keys keep beside their resource's: the bound group, the expiry and the balance. */
+interface LimitExtras {
   user_id: number;
-  name: string;
-  remark: string;
-  models: string;
-  is_bind_group: number;
+  app_id: number;
   group_id: string;
-  is_limit_quota: number;
-  quota: number;
-  used_quota: number;
+  /** The ledger's; starts at 0. */
+  used_quota: Generated<number>;
+  /** Epoch ms; null = never. */
   quota_expires_at: number | null;
-  ip_whitelist: string;
-  ip_blacklist: string;
+  /** Left to its default ('{}') when an input carries no limits. */
   rate_limits: Generated<string>;
 }
 
-export interface AppKeysTable extends RecordColumns {
-  user_id: number;
-  app_id: number;
+/** Apps: the columns come from the app resource (core entities/app.ts). */
+interface AppsTable extends RecordColumns, Omit<StoredColumns<typeof appResource>, 'rate_limits'>, Omit<LimitExtras, 'app_id'> {
+  app_id: Generated<number>;
+}
+
+/** App keys: the columns come from the app key resource (core entities/app-key.ts), the sealed key beside them. */
+interface AppKeysTable extends RecordColumns, Omit<StoredColumns<typeof appKeyResource>, 'rate_limits'>, LimitExtras {
   key_cipher: string;
   key_hash: string;
   key_mask: string;
-  remark: string;
-  models: string;
-  is_bind_group: number;
-  group_id: string;
-  is_limit_quota: number;
-  quota: number;
-  used_quota: number;
-  quota_expires_rule: number;
-  quota_expires_at: number | null;
-  quota_expires_minutes: number;
   first_used_at: number | null;
-  ip_whitelist: string;
-  ip_blacklist: string;
-  rate_limits: Generated<string>;
 }
 
-/** One upstream attempt (SPEC §3 call log). total_price is the charge in quota units. */
+/** One upstream attempt (docs/SPEC.md §3.12 call log). total_price is the charge in quota units. */
 export interface CallLogsTable {
   id: string;
   trace_id: string;
@@ -430,7 +333,7 @@ export interface CallLogsTable {
   is_retry: number;
   retry_count: number;
   is_smart_match: number;
-  /** 1 success, 2 aborted, 3 retry, -1 failed, -100 abnormal (SPEC §4). */
+  /** 1 success, 2 aborted, 3 retry, -1 failed, -100 abnormal (docs/SPEC.md §4.3). */
   status: number;
   prompt_tokens: number;
   completion_tokens: number;
@@ -481,53 +384,31 @@ export interface CallLogsTable {
   line_items: Generated<string>;
 }
 
-export interface VipLevelsTable extends RecordColumns {
+/** VIP levels: the columns come from the VIP resource (core entities/vip.ts). */
+interface VipLevelsTable extends RecordColumns, StoredColumns<typeof vipResource> {
   /** Owner: 0 for admin levels, the reseller's user_id for a reseller's. */
   user_id: number;
-  name: string;
   /** Basis points: 10000 = pay 100 %. */
   discount_bp: number;
-  color: string;
-  /** Minutes; 0 = permanent. */
-  duration: number;
-  /** JSON id array. */
-  groups: string;
-  is_public: number;
-  is_default: number;
-  sort: number;
-  remark: string;
-  /** JSON {rps, rpm, …}. */
-  rate_limits: string;
-  /** JSON [{type, recharge_quota, used_quota, target_level}]. */
-  rules: string;
 }
 
-export interface LicensesTable extends RecordColumns {
-  name: string;
-  email: string;
-  phone: string;
-  type: number;
-  node: number;
-  user_count: number;
-  app_count: number;
+/** Issued licenses: the columns come from the license resource (core entities/license.ts). */
+interface LicensesTable extends RecordColumns, StoredColumns<typeof licenseResource> {
+  /** Epoch ms; null = never. */
   expires_at: number | null;
-  is_node_visible: number;
-  remark: string;
-  /** JSON [{ip, mac, node_id}]. */
-  nodes: string;
   sign: string;
   secret_key: string;
 }
 
 /** The license this installation runs under (one row, id 'current'). */
-export interface LicenseInstallTable {
+interface LicenseInstallTable {
   id: string;
   secret_key: string;
   installed_at: number;
 }
 
 /** One console write, reveal, export or sign-in of an admin or reseller (audit/record.ts); JSON text is masked. */
-export interface AuditLogsTable {
+interface AuditLogsTable {
   id: string;
   created_at: number;
   kind: string;
@@ -548,7 +429,7 @@ export interface AuditLogsTable {
 }
 
 /** TOTP of an account (migration 2026-11-24-02): secret encrypted, enabled once a code confirmed it. */
-export interface UserTwoFactorTable {
+interface UserTwoFactorTable {
   user_id: number;
   secret: string;
   enabled: number;
@@ -559,7 +440,7 @@ export interface UserTwoFactorTable {
 }
 
 /** Single-use recovery codes, stored as SHA-256 hashes. */
-export interface TwoFactorRecoveryCodesTable {
+interface TwoFactorRecoveryCodesTable {
   id: string;
   user_id: number;
   code_hash: string;
@@ -568,7 +449,7 @@ export interface TwoFactorRecoveryCodesTable {
 }
 
 /** The sign-in step between the password (or email code) and the TOTP code: hashed, short-lived. */
-export interface TwoFactorTicketsTable {
+interface TwoFactorTicketsTable {
   ticket_hash: string;
   user_id: number;
   attempts: number;
@@ -577,14 +458,14 @@ export interface TwoFactorTicketsTable {
 }
 
 /** A session (by its token hash) that proved a fresh second factor, until `expires_at`. */
-export interface StepUpsTable {
+interface StepUpsTable {
   token_hash: string;
   user_id: number;
   expires_at: number;
 }
 
 /** A response kept for `store: true` (gateway/response-store.ts); input and response are JSON text. */
-export interface StoredResponsesTable {
+interface StoredResponsesTable {
   id: string;
   user_id: number;
   previous_id: Generated<string>;
@@ -630,8 +511,6 @@ export interface Database {
 
 export type DB = Kysely<Database>;
 export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
 export type SiteConfigRow = Selectable<SiteConfigsTable>;
 export type CorpRow = Selectable<CorpsTable>;
 export type ModelRow = Selectable<ModelsTable>;
@@ -645,7 +524,5 @@ export type NewCallLog = Insertable<CallLogsTable>;
 export type DealRecordRow = Selectable<DealRecordsTable>;
 export type VipLevelRow = Selectable<VipLevelsTable>;
 export type LicenseRow = Selectable<LicensesTable>;
-export type StatUserDayRow = Selectable<StatUserDayTable>;
 export type TaskRow = Selectable<TasksTable>;
-export type NewTask = Insertable<TasksTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;

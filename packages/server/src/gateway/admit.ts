@@ -1,4 +1,4 @@
-// Admission (gateway-semantics §1.2, in order): the app key, its app, its user and reseller, IP lists,
+// Admission (docs/ORIGINAL-GATEWAY.md §1.2, in order): the app key, its app, its user and reseller, IP lists,
 // expiry. Every check reads the snapshot; a failure is an OpenAI-shaped error with its HTTP status.
 // Quota is not checked here: the ledger's reservation is the quota check (and the one that cannot race).
 import { ipAllowed } from '@fastgate/core/ip-list';
@@ -23,7 +23,7 @@ export interface Caller {
 }
 
 /** First non-empty of: Authorization Bearer, x-api-key (Anthropic SDK), api-key (Azure SDK), x-goog-api-key. */
-export function presentedKey(request: FastifyRequest): string {
+function presentedKey(request: FastifyRequest): string {
   const h = request.headers;
   const auth = h.authorization ?? '';
   if (auth.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim();
@@ -38,7 +38,7 @@ const expired = (at: number | null | undefined, now: number) => !!at && at > 0 &
 
 /**
  * A blacklist hit or a whitelist miss on the client's address: request.ip, the peer itself unless it is
- * a proxy TRUST_PROXY trusts (config.ts), so a client cannot claim another address. The original (§1.2)
+ * a proxy TRUST_PROXY trusts (config.ts), so a client cannot claim another address. The original (docs/ORIGINAL-GATEWAY.md §1.2)
  * also let the socket's address admit a caller, which behind a proxy lets every client past a blacklist;
  * and, unlike the original, loopback is not exempt: the lists mean what they say.
  */

@@ -1,6 +1,7 @@
-// Call-log rows (SPEC §3): one per upstream attempt. Secrets never reach them: the provider key and
+// Call-log rows (docs/SPEC.md §3.12): one per upstream attempt. Secrets never reach them: the provider key and
 // the app key appear masked only.
 import type { LineItem } from '@fastgate/core/entities/call-log';
+import { flag } from '@fastgate/core/resource';
 import type { NewCallLog } from '../db/schema';
 import type { Usage } from '../providers/types';
 import { storableRow } from '../db/text';
@@ -9,9 +10,6 @@ import type { Caller } from './admit';
 import type { Route } from './pick';
 import type { Resolution } from './resolve';
 import type { Snapshot } from './snapshot';
-
-/** SPEC §4 chat status. */
-export const CallStatus = { Success: 1, Aborted: 2, Retry: 3, Failed: -1, Abnormal: -100 } as const;
 
 /** What stays the same for every attempt of one request. */
 export interface Plan {
@@ -75,7 +73,7 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
     discount_bp: resolution.discountBp,
     floor_bp: resolution.floorBp,
     // As run.ts accountsOf charges the user's balance: the ledger verifier needs to know which calls did.
-    is_limit_quota: caller.user.is_limit_quota !== 0 ? 1 : 0,
+    is_limit_quota: flag.encode(caller.user.is_limit_quota),
     conn_time: Math.round(a.connMs ?? 0),
     duration: Math.round(total - (a.connMs ?? 0)),
     total_time: Math.round(total),

@@ -1,23 +1,24 @@
 // POST /v1/chat/completions: the OpenAI chat endpoint, JSON and SSE, over any provider family.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clampCompletion, estimateChat } from '../billing/estimate';
+import { LogStatus } from '@fastgate/core/entities/call-log';
+import { clampCompletion, estimateChat, outputBounds } from '../billing/estimate';
+import { outputLimitOf } from './models';
 import { chatExtras } from '../billing/media';
-import { priceChat, type BillableUsage } from '../billing/price';
+import { billingRuleOf, priceChat, type BillableUsage } from '../billing/price';
 import { countChatPrompt, countCompletion, mergeUsage, needsLocalCount } from '../billing/tokens';
 import { chatAdapterOf } from '../providers/index';
 import { toChatUsage } from '../providers/usage';
 import type { ChatChunk, ChatRequest, ChatResponse, StreamStep, Usage } from '../providers/types';
-import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { applyPreset } from './resolve';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
+import { runCall } from './run';
 import { formatEvent, readEvents } from './sse';
 import { badUpstreamBody, brokenStream, emptyStream, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
-import type { SnapModel } from './snapshot';
 
 /** The shape checks a chat body needs before anything else reads it. */
-export function parseChatBody(body: unknown): ChatRequest {
+function parseChatBody(body: unknown): ChatRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.');
   const b = body as Record<string, unknown>;
   if (typeof b.model !== 'string' || !b.model.trim()) throw new GatewayError(400, 'model_required', 'You must provide a model parameter.');
@@ -32,20 +33,15 @@ export function parseChatBody(body: unknown): ChatRequest {
   return b as unknown as ChatRequest;
 }
 
-/** Billing rule of a model: multimodal models may be billed by the system's own count (§1.12). */
-export function billingRule(model: SnapModel): 1 | 2 {
-  return model.quotas.multimodal_quota?.billing_rule === 2 ? 2 : 1;
-}
-
-export const lastUserText = (req: ChatRequest) => {
+const lastUserText = (req: ChatRequest) => {
   const c = [...req.messages].reverse().find((m) => m.role === 'user')?.content;
   return typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => ('text' in p ? p.text : '')).join(' ') : '';
 };
 
-/** Prices a finished answer: the requested model's price (§1.3), the usage merged by the billing rule. */
-export function settleChat(ctx: AttemptContext, body: ChatRequest, upstream: Usage | undefined, completion: string, aborted: boolean) {
+/** Prices a finished answer: the requested model's price (docs/ORIGINAL-GATEWAY.md §1.3), the usage merged by the billing rule. */
+function settleChat(ctx: AttemptContext, body: ChatRequest, upstream: Usage | undefined, completion: string, aborted: boolean) {
   const { model, discountBp } = ctx.plan.resolution;
-  const rule = billingRule(model);
+  const rule = billingRuleOf(model.quotas);
   const local = needsLocalCount(upstream, rule, aborted)
     ? { prompt: countChatPrompt(body.messages, ctx.route.target.model, body.tools), completion: countCompletion(completion, ctx.route.target.model) }
     : { prompt: 0, completion: 0 };
@@ -55,7 +51,7 @@ export function settleChat(ctx: AttemptContext, body: ChatRequest, upstream: Usa
   return { usage, price };
 }
 
-export function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatRequest {
+function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatRequest {
   return applyPreset(ctx.target, { ...body, model: ctx.route.target.model });
 }
 
@@ -70,7 +66,7 @@ export interface ChatWriter {
   end(sse: SseOut, billed: Usage, midError: string | undefined): Promise<void>;
 }
 
-function finishedChat(usage: BillableUsage, price: ReturnType<typeof settleChat>['price'], completion: string, status: number = CallStatus.Success): Finished {
+function finishedChat(usage: BillableUsage, price: ReturnType<typeof settleChat>['price'], completion: string, status: number = LogStatus.Success): Finished {
   return {
     kind: 'finished',
     status,
@@ -90,7 +86,7 @@ export function settledAnswer(ctx: AttemptContext, body: ChatRequest, upstream: 
   return finishedChat(usage, price, completion, status);
 }
 
-export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
+async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
   const adapter = chatAdapterOf(ctx.route);
   const out = upstreamBody(ctx, body);
   const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, { ...out, stream: false }));
@@ -104,7 +100,7 @@ export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: Ch
   const answer = parsed.body;
   const completion = answer.choices.map((c) => (c.message.content ?? '') + (c.message.tool_calls ?? []).map((t) => t.function.arguments).join('')).join('\n');
   const { usage, price } = settleChat(ctx, body, parsed.usage, completion, false);
-  // The client sees the model it asked for, whatever forwarding or replacement did (§1.4).
+  // The client sees the model it asked for, whatever forwarding or replacement did (docs/ORIGINAL-GATEWAY.md §1.4).
   answer.model = ctx.plan.requested;
   // The usage as billed, with its details (cache reads and writes, reasoning, audio).
   answer.usage = toChatUsage(usage, answer.usage);
@@ -114,7 +110,7 @@ export async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: Ch
   return done;
 }
 
-export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
+async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
   const adapter = chatAdapterOf(ctx.route);
   const out = upstreamBody(ctx, body);
   const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, { ...out, stream: true }));
@@ -145,10 +141,10 @@ export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: 
     }
   } catch (err) {
     if (ctx.signal.aborted) {
-      // The client left: bill what it was sent (§1.11), counted locally.
+      // The client left: bill what it was sent (docs/ORIGINAL-GATEWAY.md §1.11), counted locally.
       const { usage: billed, price } = settleChat(ctx, body, undefined, completion, true);
       sse.end();
-      return { ...finishedChat(billed, price, completion, CallStatus.Aborted), errMsg: 'client closed the connection' };
+      return { ...finishedChat(billed, price, completion, LogStatus.Aborted), errMsg: 'client closed the connection' };
     }
     if (!sse.started) return brokenStream(err);
     midError = `The upstream stream broke: ${(err as Error).message}`;
@@ -157,7 +153,7 @@ export async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: 
   if (!sse.started) return emptyStream();
   const aborted = midError !== undefined;
   const { usage: billed, price } = settleChat(ctx, body, aborted ? undefined : usage, completion, aborted);
-  const done = { ...finishedChat(billed, price, completion, midError ? CallStatus.Failed : CallStatus.Success), errMsg: midError };
+  const done = { ...finishedChat(billed, price, completion, midError ? LogStatus.Failed : LogStatus.Success), errMsg: midError };
   await ctx.finish(done);
   await writer.end(sse, billed, midError);
   sse.end();
@@ -237,7 +233,7 @@ export function runChatCall(gw: Gateway, request: FastifyRequest, reply: Fastify
     chat,
     messages: ingress.messages ?? chat.messages,
     prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp }),
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp, ...outputBounds(outputLimitOf(r.model)) }),
     attempt(ctx) {
       const native = ingress.native?.(ctx);
       if (native) return native;

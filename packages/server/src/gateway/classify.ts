@@ -1,4 +1,4 @@
-// What a failed attempt means (gateway-semantics §1.9, done better per §7): decided by the HTTP status
+// What a failed attempt means (docs/ORIGINAL-GATEWAY.md §1.9, done better per §7): decided by the HTTP status
 // and error code first, with the system config's error texts as overrides, not the other way round.
 import type { SysConfig } from '@fastgate/core/sys-config';
 import type { UpstreamError } from '../providers/types';
@@ -13,9 +13,9 @@ export interface Verdict {
 }
 
 /** A 429 that does not say how long: a few seconds, so the key is not asked again at once. */
-export const DEFAULT_COOL_MS = 5_000;
+const DEFAULT_COOL_MS = 5_000;
 /** An upstream asking for longer is asked again after this (it can say wait again). */
-export const MAX_COOL_MS = 600_000;
+const MAX_COOL_MS = 600_000;
 
 const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached', 'account_deactivated', 'invalid_api_key']);
 
@@ -39,7 +39,7 @@ export function classify(error: UpstreamError, sys: Pick<SysConfig, 'auto_disabl
   return { retry: false, disable: false };
 }
 
-/** How many retries a request gets (§1.10): N > 0 → N; 0 → none; N < 0 → one per other candidate key. */
+/** How many retries a request gets (docs/ORIGINAL-GATEWAY.md §1.10): N > 0 → N; 0 → none; N < 0 → one per other candidate key. */
 export function retryBudget(errRetry: number, candidateKeys: number): number {
   if (errRetry > 0) return errRetry;
   if (errRetry === 0) return 0;

@@ -1,20 +1,21 @@
 // POST /v1/completions: OpenAI's legacy text completions, JSON and SSE, OpenAI family only. Priced like
 // chat (text_quota of the requested model): the upstream's usage, each missing side counted locally.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { estimateChat } from '../billing/estimate';
-import { priceChat } from '../billing/price';
+import { LogStatus } from '@fastgate/core/entities/call-log';
+import { estimateChat, outputBounds } from '../billing/estimate';
+import { outputLimitOf } from './models';
+import { billingRuleOf, priceChat } from '../billing/price';
 import { countText, mergeUsage, needsLocalCount } from '../billing/tokens';
 import { openaiUsage } from '../providers/openai/chat';
 import { mapOpenAIError } from '../providers/openai/error';
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { Usage } from '../providers/types';
-import { billingRule } from './chat';
-import { CallStatus } from './call-log';
 import { invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { expectTypes, parseJsonBody, sendPassthrough } from './passthrough';
 import { badUpstreamBody, brokenStream, emptyStream, failure, isFailed, readJson, SseOut, withoutKey } from './relay';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
+import { runCall } from './run';
 import { formatEvent, readEvents } from './sse';
 
 type CompletionBody = Record<string, unknown> & { model: string };
@@ -38,14 +39,14 @@ function promptText(prompt: unknown): string {
 /** Prices the answer: the requested model's text price on the upstream usage, gaps counted locally. */
 function settle(ctx: AttemptContext, prompt: string, upstream: Usage | undefined, text: string, aborted: boolean) {
   const { model, discountBp } = ctx.plan.resolution;
-  const rule = billingRule(model);
+  const rule = billingRuleOf(model.quotas);
   const realModel = ctx.route.target.model;
   const local = needsLocalCount(upstream, rule, aborted) ? { prompt: countText(prompt, realModel), completion: countText(text, realModel) } : { prompt: 0, completion: 0 };
   const usage = mergeUsage(upstream, local, rule, aborted);
   const price = priceChat({ quotas: model.quotas, type: model.type, usage, discountBp });
   return {
     kind: 'finished' as const,
-    status: aborted ? CallStatus.Aborted : CallStatus.Success,
+    status: aborted ? LogStatus.Aborted : LogStatus.Success,
     usage,
     quota: price.quota,
     promptRatio: price.prompt_ratio,
@@ -113,7 +114,7 @@ async function streamAttempt(gw: Gateway, ctx: AttemptContext, body: CompletionB
   }
   if (!sse.started) return emptyStream();
   const settled = settle(ctx, prompt, midError ? undefined : usage, text, midError !== undefined);
-  const done = midError ? { ...settled, status: CallStatus.Failed, errMsg: midError } : settled;
+  const done = midError ? { ...settled, status: LogStatus.Failed, errMsg: midError } : settled;
   await ctx.finish(done);
   if (midError) await sse.write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
   await sse.write(formatEvent('[DONE]'));
@@ -133,7 +134,7 @@ export function completions(gw: Gateway, request: FastifyRequest, reply: Fastify
     requested: body.model,
     stream,
     prompt,
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: asChat, discountBp: r.discountBp }).quota,
+    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: asChat, discountBp: r.discountBp, ...outputBounds(outputLimitOf(r.model)) }).quota,
     attempt: (ctx) => (stream ? streamAttempt(gw, ctx, body, prompt) : jsonAttempt(gw, ctx, body, prompt)),
   });
 }

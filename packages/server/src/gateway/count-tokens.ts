@@ -11,12 +11,10 @@ import { countChatPrompt } from '../billing/tokens';
 import { providers } from '../providers/index';
 import type { ChatRequest, UpstreamError, UpstreamRequest } from '../providers/types';
 import { classify } from './classify';
-import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 import { pick, type Route, type Tried } from './pick';
 import { badUpstreamBody, withoutKey } from './relay';
-import { admitRequest } from './run';
-import { shieldMessage } from './shield';
+import { admitRequest, callFailure } from './run';
 import { UpstreamFailure } from './upstream';
 
 /** A count is cheap to ask again: the first key, then one other at most. */
@@ -73,6 +71,5 @@ export async function countTokens<C>(gw: Gateway, request: FastifyRequest, reply
     tried.agents.add(route.agent?.id ?? '');
     tried.keys.add(route.key.id);
   }
-  const e = error!;
-  throw new GatewayError(e.status >= 400 ? e.status : 502, e.code ?? 'upstream_error', shieldMessage(snapshot.sys, caller.user.role, e.message, traceId), e.type);
+  throw callFailure(gw, { traceId, caller }, error!);
 }

@@ -2,16 +2,17 @@
 // Embeddings are priced on prompt tokens (upstream usage, else counted); moderations are free (OpenAI
 // does not charge for them): nothing is reserved, the call is still logged.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { estimateEmbedding } from '../billing/estimate';
 import { priceEmbedding } from '../billing/price';
 import { countText } from '../billing/tokens';
 import { asRecord, isRecord, num } from '../providers/shape';
 import type { PassthroughEndpoint } from '../providers/types';
-import { CallStatus } from './call-log';
 import type { Gateway } from './gateway';
 import { expectInput, expectTypes, inputText, parseJsonBody, sendPassthrough } from './passthrough';
 import { badUpstreamBody, isFailed, readJson } from './relay';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
+import { runCall } from './run';
 
 /** Tokens of `input` when the upstream gave no usage: text counted, token arrays by length. */
 function countInput(input: unknown, model: string): number {
@@ -33,7 +34,7 @@ async function jsonPassthrough(
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json)) return badUpstreamBody();
-  const done: Finished = { kind: 'finished', status: CallStatus.Success, ...price(json) };
+  const done: Finished = { kind: 'finished', status: LogStatus.Success, ...price(json) };
   if ('model' in json) json.model = ctx.plan.requested;
   await ctx.finish(done);
   ctx.reply.header('content-type', 'application/json').send(json);

@@ -26,12 +26,12 @@ const BY_STATUS: Record<number, string> = {
 /** The names google.rpc.Code has: an upstream's own (`code` of a relayed Gemini error) is kept. */
 const RPC_NAMES = new Set([...Object.values(BY_STATUS), 'UNKNOWN', 'ALREADY_EXISTS', 'FAILED_PRECONDITION', 'OUT_OF_RANGE', 'DATA_LOSS']);
 
-export function googleStatus(status: number, code?: string | null): string {
+function googleStatus(status: number, code?: string | null): string {
   if (code && RPC_NAMES.has(code)) return code;
   return BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT');
 }
 
-export function googleError(status: number, message: string, code?: string | null) {
+function googleError(status: number, message: string, code?: string | null) {
   return { error: { code: status, message, status: googleStatus(status, code) } };
 }
 

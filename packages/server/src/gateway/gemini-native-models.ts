@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ENDPOINT_TYPES } from './resolve';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
-import { callerModels } from './models';
+import { callerModels, outputLimitOf } from './models';
 import type { SnapModel } from './snapshot';
 
 /** What the ingress serves for a chat-capable model; other types are listed without methods. */
@@ -21,6 +21,7 @@ interface GeminiModel {
   version: string;
   displayName: string;
   description?: string;
+  inputTokenLimit?: number;
   outputTokenLimit?: number;
   supportedGenerationMethods: string[];
 }
@@ -28,8 +29,10 @@ interface GeminiModel {
 function geminiModel(m: SnapModel): GeminiModel {
   const out: GeminiModel = { name: `models/${m.name}`, baseModelId: m.name, version: '001', displayName: m.name, supportedGenerationMethods: CHAT_TYPES.includes(m.type) ? CHAT_METHODS : [] };
   if (m.remark) out.description = m.remark;
-  // The one limit the catalogue knows: a preset's max_tokens caps every answer.
-  if (m.is_enable_preset_config && m.preset_config?.max_tokens) out.outputTokenLimit = m.preset_config.max_tokens;
+  // Gemini's input limit is the context window; the output limit is what one answer may hold.
+  if (m.context_window) out.inputTokenLimit = m.context_window;
+  const output = outputLimitOf(m);
+  if (output) out.outputTokenLimit = output;
   return out;
 }
 

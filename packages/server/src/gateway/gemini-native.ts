@@ -10,6 +10,7 @@
 // Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
 // client in Google's shape (gemini-native-errors.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { completionCap } from '../billing/estimate';
 import { geminiHeaders, geminiUrl, mapGeminiError } from '../providers/gemini/api';
 import { geminiUsage } from '../providers/gemini/chat';
@@ -17,14 +18,13 @@ import { chatResponseToGemini, geminiAnswerText, geminiToChatRequest, hostedTool
 import { chunkToGeminiEvents, finishGeminiEvent, newGeminiSseState } from '../providers/gemini/ingress-stream';
 import { asArray, asRecord, isRecord, tryParse, type Json } from '../providers/shape';
 import type { ChatRequest, Usage } from '../providers/types';
-import { CallStatus } from './call-log';
 import { runChatCall, settledAnswer, type ChatWriter } from './chat';
 import { invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { googleErrorEvent } from './gemini-native-errors';
 import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
 import { relayNativeStream } from './native-relay';
-import type { AttemptContext, Failed, Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
 import { formatEvent } from './sse';
 
 /** How the answer goes out: one JSON response, SSE events, or (stream without alt=sse) a JSON array. */
@@ -60,7 +60,7 @@ export function checkGeminiBody(body: unknown): Json {
 
 const isAnswer = (json: unknown): json is Json => isRecord(json) && (json.candidates !== undefined || json.promptFeedback !== undefined);
 
-/** The client's body with the completion limit its reservation pays for (openCall may have lowered it on `chat`). */
+/** The client's body with the completion limit its reservation pays for (run.ts `hold` may have lowered it on `chat`). */
 function withCap(body: Json, chat: ChatRequest): Json {
   const cap = completionCap(chat);
   return cap === undefined ? body : { ...body, generationConfig: { ...asRecord(body.generationConfig), maxOutputTokens: cap } };
@@ -73,7 +73,7 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, body: Json, chat: Ch
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isAnswer(json)) return badUpstreamBody();
-  const done = settledAnswer(ctx, chat, geminiUsage(json.usageMetadata), geminiAnswerText(json), false, CallStatus.Success);
+  const done = settledAnswer(ctx, chat, geminiUsage(json.usageMetadata), geminiAnswerText(json), false, LogStatus.Success);
   json.modelVersion = ctx.plan.requested;
   await ctx.finish(done);
   ctx.reply.header('content-type', 'application/json').send(form === 'array' ? [json] : json);

@@ -1,5 +1,5 @@
 // The gateway scope: /v1, OpenAI-shaped errors, and the endpoints. Sibling of the console scope;
-// neither sees the other's hooks (STYLE §4).
+// neither sees the other's hooks (Fastify encapsulation).
 import type { FastifyInstance } from 'fastify';
 import { chatCompletions } from './chat';
 import { completions } from './completions';
@@ -25,7 +25,7 @@ declare module 'fastify' {
 /** Request body limits: JSON bodies (base64 images included), and audio uploads (OpenAI takes files up
  *  to 25 MB; the form's own bytes come on top). Over the limit → 413 request_too_large. */
 export const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
-export const UPLOAD_BODY_LIMIT = 26 * 1024 * 1024;
+const UPLOAD_BODY_LIMIT = 26 * 1024 * 1024;
 
 export interface GatewayApiOptions {
   bodyLimit?: number;

@@ -5,6 +5,7 @@
 // acted on: disabling stays with real traffic and the admin.
 import { ModelType } from '@fastgate/core/entities/model';
 import type { KeyTestInput } from '@fastgate/core/entities/breaker';
+import { keyBreaker } from '../breakers/index';
 import { invalidField, notFound } from '../http/errors';
 import { chatAdapterOf, providers } from '../providers/index';
 import type { UpstreamError } from '../providers/types';
@@ -14,7 +15,6 @@ import { routeFor, type Route } from './pick';
 import { withoutKey } from './relay';
 import { retryAfterMs } from './retry-after';
 import type { SnapModel } from './snapshot';
-import { keyBreaker } from './upstream-health';
 import { UpstreamFailure } from './upstream';
 
 export interface KeyTestOutcome {
@@ -30,9 +30,9 @@ function testRoute(gw: Gateway, input: KeyTestInput): Route {
   const { snapshot } = gw;
   const key = snapshot.keys.get(input.id);
   if (!key) throw notFound();
-  const agentId = input.agent_id ?? key.agentIds.find((id) => snapshot.agents.has(id));
+  const agentId = input.agent_id ?? key.model_agents.find((id) => snapshot.agents.has(id));
   const agent = agentId ? snapshot.agents.get(agentId) : undefined;
-  if (input.agent_id && (!agent || !key.agentIds.includes(input.agent_id))) throw invalidField('agent_id', input.agent_id);
+  if (input.agent_id && (!agent || !key.model_agents.includes(input.agent_id))) throw invalidField('agent_id', input.agent_id);
   const modelIds = [...(agent ? agent.modelIds : key.modelIds)];
   if (input.model && !modelIds.includes(input.model)) throw invalidField('model', input.model);
   const candidates = (input.model ? [input.model] : modelIds).map((id) => snapshot.models.get(id)).filter((m): m is SnapModel => !!m);

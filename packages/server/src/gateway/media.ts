@@ -7,17 +7,18 @@
 // the audio is relayed as it arrives, with the upstream's content-type.
 import { finished } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { estimateImage, estimateSpeech } from '../billing/estimate';
 import { countCharacters } from '../billing/media';
 import { priceImage, priceSpeech, type ImageUsage } from '../billing/price';
 import { asRecord, isRecord, num } from '../providers/shape';
-import { CallStatus } from './call-log';
 import { invalidParam, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { fileParts, readForm, replaceValue, textField, type Form } from './multipart';
 import { expectTypes, parseJsonBody, sendPassthrough } from './passthrough';
 import { badUpstreamBody, isFailed, readJson } from './relay';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
+import { runCall } from './run';
 
 type Body = Record<string, unknown> & { model: string };
 
@@ -58,7 +59,7 @@ async function imageAttempt(gw: Gateway, ctx: AttemptContext, call: ImageCall, a
   if ('model' in json) json.model = ctx.plan.requested;
   const done: Finished = {
     kind: 'finished',
-    status: CallStatus.Success,
+    status: LogStatus.Success,
     usage: usage ? { prompt_tokens: usage.text_tokens + usage.image_tokens, completion_tokens: usage.output_tokens } : undefined,
     quota: price.quota,
     completion: `${n} image(s)`,
@@ -123,7 +124,7 @@ async function speechAttempt(gw: Gateway, ctx: AttemptContext, body: Body & { in
   } catch (err) {
     errMsg = `the audio relay ended early: ${(err as Error).message}`;
   }
-  return { kind: 'finished', status: errMsg ? CallStatus.Aborted : CallStatus.Success, quota: price.quota, errMsg, tokens: 0 };
+  return { kind: 'finished', status: errMsg ? LogStatus.Aborted : LogStatus.Success, quota: price.quota, errMsg, tokens: 0 };
 }
 
 export function speech(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {

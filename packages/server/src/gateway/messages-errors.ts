@@ -19,11 +19,11 @@ const BY_STATUS: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-export function anthropicErrorType(status: number): string {
+function anthropicErrorType(status: number): string {
   return BY_STATUS[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
 
-export function anthropicError(status: number, message: string) {
+function anthropicError(status: number, message: string) {
   return { type: 'error', error: { type: anthropicErrorType(status), message } };
 }
 

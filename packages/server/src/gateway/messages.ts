@@ -7,6 +7,7 @@
 // Billed like chat: the requested model's price on the usage, gaps counted locally. Errors reach the
 // client in Anthropic's shape (messages-errors.ts).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { completionCap } from '../billing/estimate';
 import { countChatPrompt } from '../billing/tokens';
 import { anthropicToChatRequest, buildMessagesRequest, serverTools, chatResponseToAnthropic, messagesStreamUsage, messagesUsage, toAnthropicUsage } from '../providers/anthropic/messages';
@@ -16,13 +17,12 @@ import type { AnthropicUsage } from '../providers/anthropic/wire';
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { ChatRequest, Usage } from '../providers/types';
 import { runChatCall, settledAnswer, type ChatWriter } from './chat';
-import { CallStatus } from './call-log';
 import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { anthropicErrorEvent } from './messages-errors';
 import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
 import { relayNativeStream } from './native-relay';
-import type { AttemptContext, Failed, Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
 import { formatEvent } from './sse';
 
 type MessagesBody = Record<string, unknown> & { model: string; messages: unknown[] };
@@ -53,7 +53,7 @@ function blocksText(content: unknown): string {
     .join('');
 }
 
-/** The client's body with the completion limit its reservation pays for (openCall may have lowered it on `chat`). */
+/** The client's body with the completion limit its reservation pays for (run.ts `hold` may have lowered it on `chat`). */
 const withCap = (body: MessagesBody, chat: ChatRequest): MessagesBody => ({ ...body, max_tokens: completionCap(chat) ?? body.max_tokens });
 
 async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, chat: ChatRequest, client: AnthropicClientHeaders): Promise<Finished | Failed> {
@@ -61,7 +61,7 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, body: MessagesBody, 
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json) || !Array.isArray(json.content)) return badUpstreamBody();
-  const done = settledAnswer(ctx, chat, messagesUsage(json), blocksText(json.content), false, CallStatus.Success);
+  const done = settledAnswer(ctx, chat, messagesUsage(json), blocksText(json.content), false, LogStatus.Success);
   json.model = ctx.plan.requested;
   await ctx.finish(done);
   ctx.reply.header('content-type', 'application/json').send(json);

@@ -7,12 +7,20 @@ import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 import type { SnapModel } from './snapshot';
 
-/** OpenAI's Model object. */
+/** OpenAI's Model object, with the model's token limits when the catalogue declares them. */
 interface ModelObject {
   id: string;
   object: 'model';
   created: number;
   owned_by: string;
+  context_window?: number;
+  max_output_tokens?: number;
+}
+
+/** The most tokens one answer of `m` may hold (0 = unknown): its declared output limit, lowered by an enabled preset's max_tokens. */
+export function outputLimitOf(m: Pick<SnapModel, 'max_output_tokens' | 'preset_config'>): number {
+  const limits = [m.max_output_tokens, m.preset_config?.max_tokens ?? 0].filter((n) => n > 0);
+  return limits.length ? Math.min(...limits) : 0;
 }
 
 /** The models the presented key may call (admission first); the Gemini-native list shares it. */
@@ -30,7 +38,13 @@ export function callerModels(gw: Gateway, request: FastifyRequest): SnapModel[] 
 
 function modelsOf(gw: Gateway, request: FastifyRequest): ModelObject[] {
   const corps = gw.snapshot.corps;
-  return callerModels(gw, request).map((model) => ({ id: model.name, object: 'model', created: Math.floor(model.created_at / 1000), owned_by: corps.get(model.corp)?.name ?? 'system' }));
+  return callerModels(gw, request).map((model) => {
+    const out: ModelObject = { id: model.name, object: 'model', created: Math.floor(model.created_at / 1000), owned_by: corps.get(model.corp)?.name ?? 'system' };
+    if (model.context_window) out.context_window = model.context_window;
+    const output = outputLimitOf(model);
+    if (output) out.max_output_tokens = output;
+    return out;
+  });
 }
 
 export function listModels(gw: Gateway, request: FastifyRequest) {

@@ -15,7 +15,7 @@ export interface Part {
   end: number;
 }
 
-export function boundaryOf(contentType: string): string | undefined {
+function boundaryOf(contentType: string): string | undefined {
   const m = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   return m?.[1] ?? m?.[2];
 }
@@ -31,7 +31,7 @@ function dispositionParam(disposition: string, param: string): string | undefine
 }
 
 /** The parts of a multipart body; undefined when it is not well-formed. */
-export function readParts(body: Buffer, contentType: string): Part[] | undefined {
+function readParts(body: Buffer, contentType: string): Part[] | undefined {
   const boundary = boundaryOf(contentType);
   if (!boundary) return undefined;
   const delimiter = Buffer.from(`--${boundary}`);
@@ -58,7 +58,7 @@ export function readParts(body: Buffer, contentType: string): Part[] | undefined
   }
 }
 
-export function fieldText(body: Buffer, part: Part | undefined): string | undefined {
+function fieldText(body: Buffer, part: Part | undefined): string | undefined {
   return part ? body.toString('utf8', part.start, part.end) : undefined;
 }
 

@@ -3,16 +3,16 @@
 // they come, each ingress saying only what an event means; the closing event is held back until the
 // call is charged; and every way a stream can end (an error event, a broken connection, a client gone,
 // no closing event) is settled here, the same way for all of them.
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import type { ChatRequest, StreamEvent, UpstreamError, UpstreamRequest, Usage } from '../providers/types';
-import { CallStatus } from './call-log';
 import { settledAnswer } from './chat';
 import type { Gateway } from './gateway';
 import { brokenStream, emptyStream, failure, isFailed, sendOrFail, SseOut, withoutKey } from './relay';
-import type { AttemptContext, Failed, Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
 import { readEvents } from './sse';
 
 /** What one upstream event is to the client: a frame to pass on, the closing frame, or the upstream's error. */
-export type RelayStep = { kind: 'pass'; text: string } | { kind: 'close'; text: string } | { kind: 'error'; error: UpstreamError; text: string };
+type RelayStep = { kind: 'pass'; text: string } | { kind: 'close'; text: string } | { kind: 'error'; error: UpstreamError; text: string };
 
 export interface NativeStream {
   /** One upstream event; undefined drops it (keep-alives). It may add to the usage and completion below. */
@@ -57,9 +57,9 @@ export async function relayNativeStream(gw: Gateway, ctx: AttemptContext, chat: 
     }
   } catch (err) {
     if (ctx.signal.aborted) {
-      // The client left: bill what it was sent (§1.11), counted locally.
+      // The client left: bill what it was sent (docs/ORIGINAL-GATEWAY.md §1.11), counted locally.
       sse.end();
-      return { ...settledAnswer(ctx, chat, undefined, stream.completion(), true, CallStatus.Aborted), errMsg: 'client closed the connection' };
+      return { ...settledAnswer(ctx, chat, undefined, stream.completion(), true, LogStatus.Aborted), errMsg: 'client closed the connection' };
     }
     if (!sse.started) return brokenStream(err);
     midError = `The upstream stream broke: ${(err as Error).message}`;
@@ -72,7 +72,7 @@ export async function relayNativeStream(gw: Gateway, ctx: AttemptContext, chat: 
     errorText = stream.errorEvent(midError);
   }
   const failed = midError !== undefined;
-  const settled = settledAnswer(ctx, chat, failed ? undefined : stream.usage(), stream.completion(), failed, failed ? CallStatus.Failed : CallStatus.Success);
+  const settled = settledAnswer(ctx, chat, failed ? undefined : stream.usage(), stream.completion(), failed, failed ? LogStatus.Failed : LogStatus.Success);
   const done = failed ? { ...settled, errMsg: midError } : settled;
   await ctx.finish(done);
   if (held !== undefined) {

@@ -8,7 +8,7 @@ import { isRecord } from '../providers/shape';
 import { invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { failure, sendOrFail } from './relay';
-import type { AttemptContext, Failed } from './run';
+import type { AttemptContext, Failed } from './attempt';
 import type { UpstreamReply } from './upstream';
 
 /** Sends a JSON body (model replaced) or raw bytes (multipart, model already replaced by the caller). */

@@ -1,17 +1,17 @@
-// Choosing where an attempt goes (gateway-semantics §1.6–§1.7): an agent (or the model's own endpoint),
+// Choosing where an attempt goes (docs/ORIGINAL-GATEWAY.md §1.6–§1.7): an agent (or the model's own endpoint),
 // then a key inside it, skipping what is disabled, cooling down or behind an open breaker (issue 13:
 // upstream-health.ts), and what already failed in this request, by round robin or smooth weighted
 // round robin. Both strategies keep their state per candidate set, so concurrent requests spread
 // evenly; JavaScript's single thread makes each pick atomic.
-import { familyOfCorpCode, Status, type ProviderFamily } from '@fastgate/core/constants';
+import { Status, type ProviderFamily } from '@fastgate/core/constants';
+import { familyOfCorpCode } from '@fastgate/core/entities/corp';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
 import type { WireApi } from '@fastgate/core/entities/model-agent';
-import type { Availability } from '../breakers/index';
+import { agentBreaker, keyBreaker, type Availability } from '../breakers/index';
 import { retryAfterSeconds } from '../limits/types';
 import type { UpstreamTarget } from '../providers/types';
 import { GatewayError } from './errors';
 import type { SnapAgent, SnapGroup, SnapKey, SnapModel, Snapshot } from './snapshot';
-import { agentBreaker, keyBreaker } from './upstream-health';
 
 export interface Route {
   agent: SnapAgent | null;
@@ -114,14 +114,14 @@ function untried<T extends { id: string }>(items: T[], tried: Set<string>): T[] 
 /** Candidate agents: the group's agents when it routes by agents, else the model's (agents listing it). */
 export function agentsFor(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null): SnapAgent[] | null {
   if (group?.is_enable_model_agent) {
-    return group.agentIds.map((id) => snapshot.agents.get(id)).filter((a): a is SnapAgent => !!a && a.modelIds.has(model.id));
+    return group.model_agents.map((id) => snapshot.agents.get(id)).filter((a): a is SnapAgent => !!a && a.modelIds.has(model.id));
   }
   if (!model.is_enable_model_agent) return null;
   return [...snapshot.agents.values()].filter((a) => a.modelIds.has(model.id));
 }
 
 function upstreamModel(model: SnapModel, requested: string, agent: SnapAgent | null): string {
-  // A `*` record is a catch-all: the client's own string goes upstream (§1.5).
+  // A `*` record is a catch-all: the client's own string goes upstream (docs/ORIGINAL-GATEWAY.md §1.5).
   let name = model.model.includes('*') ? requested : model.model;
   if (agent?.is_enable_model_replace) {
     const i = agent.replace_models.indexOf(name);

@@ -5,7 +5,7 @@ import { providers } from '../providers/index';
 import type { UpstreamError, UpstreamRequest } from '../providers/types';
 import type { Gateway } from './gateway';
 import { retryAfterMs } from './retry-after';
-import type { AttemptContext, Failed } from './run';
+import type { AttemptContext, Failed } from './attempt';
 import { UpstreamFailure, type UpstreamReply } from './upstream';
 
 export const failure = (error: UpstreamError): Failed => ({ kind: 'failed', error });
@@ -25,7 +25,7 @@ export const badUpstreamBody = (): Failed =>
  * Reads an error answer into a Failed, in the route family's error vocabulary, with how long the
  * upstream asked to wait (its headers), which cools the key down and reaches the client.
  */
-export async function failedAnswer(ctx: AttemptContext, status: number, body: { text(): Promise<string> }, headers: UpstreamReply['headers'] = {}): Promise<Failed> {
+async function failedAnswer(ctx: AttemptContext, status: number, body: { text(): Promise<string> }, headers: UpstreamReply['headers'] = {}): Promise<Failed> {
   const text = withoutKey(ctx.route.key, await body.text().catch(() => ''));
   const error = providers[ctx.route.family].mapError(status, text);
   const wait = retryAfterMs(headers);

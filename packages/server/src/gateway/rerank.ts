@@ -18,6 +18,7 @@
 //   `meta.billed_units.search_units`, else ceil(documents / 100). Under 100 documents that is a per-call price.
 // Token pricing has no search-unit price to fall back on (a ratio is per token), so the local count, not a
 // unit price, fills the gap: the same rule as embeddings without usage.
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { ModelType } from '@fastgate/core/entities/model';
 import { BillingMethod } from '@fastgate/core/entities/model-quota';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -27,16 +28,16 @@ import { countText } from '../billing/tokens';
 import { providers } from '../providers/index';
 import { asRecord, isRecord, num, randomId, str } from '../providers/shape';
 import { overrideUrl } from '../providers/url';
-import { CallStatus } from './call-log';
 import { invalidParam } from './errors';
 import type { Gateway } from './gateway';
 import { expectTypes, parseJsonBody } from './passthrough';
 import { badUpstreamBody, failure, isFailed, readJson, sendOrFail } from './relay';
 import type { SnapModel } from './snapshot';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
+import { runCall } from './run';
 
 /** Cohere's limit per request (Jina's is lower, the upstream says so). */
-export const MAX_DOCUMENTS = 1000;
+const MAX_DOCUMENTS = 1000;
 /** Documents per search unit. */
 const SEARCH_UNIT = 100;
 
@@ -111,7 +112,7 @@ async function attempt(gw: Gateway, ctx: AttemptContext, call: Rerank): Promise<
   if ('model' in json) json.model = ctx.plan.requested;
   const done: Finished = {
     kind: 'finished',
-    status: CallStatus.Success,
+    status: LogStatus.Success,
     usage: { prompt_tokens: tokens, completion_tokens: 0 },
     quota: price.quota,
     completion: `${json.results.length} result(s) of ${call.documents.length} document(s)`,

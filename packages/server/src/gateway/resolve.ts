@@ -1,4 +1,4 @@
-// Resolution (gateway-semantics §1.3–§1.5): which group bills the call and at what discount, which
+// Resolution (docs/ORIGINAL-GATEWAY.md §1.3–§1.5): which group bills the call and at what discount, which
 // model record the client meant, where forwarding sends it, and the preset config it gets.
 import { Status } from '@fastgate/core/constants';
 import { ForwardRule, MatchRule, type ForwardConfig } from '@fastgate/core/entities/catalogue';
@@ -29,7 +29,7 @@ export const ENDPOINT_TYPES = {
 export type Endpoint = keyof typeof ENDPOINT_TYPES;
 
 export interface Resolution {
-  /** The model the client asked for: its price is what the call costs (§1.3). */
+  /** The model the client asked for: its price is what the call costs (docs/ORIGINAL-GATEWAY.md §1.3). */
   model: SnapModel;
   /** Where the call actually goes after forwarding. */
   target: SnapModel;
@@ -77,7 +77,7 @@ export function resolve(snapshot: Snapshot, caller: Caller, requested: string, e
   let group: SnapGroup | null = null;
   for (const m of candidates(snapshot, requested)) {
     const g = groups.find((x) => x.modelIds.has(m.id));
-    if (g || (!boundId && (direct.has(m.id) || m.is_public === 1 || user.role === 'admin'))) {
+    if (g || (!boundId && (direct.has(m.id) || m.is_public || user.role === 'admin'))) {
       model = m;
       group = g ?? null;
       break;
@@ -85,7 +85,7 @@ export function resolve(snapshot: Snapshot, caller: Caller, requested: string, e
   }
   if (!model) throw notFound(requested);
   if (model.status !== Status.Normal) throw new GatewayError(403, 'model_disabled', `The model \`${requested}\` is disabled.`);
-  // Allow-lists narrow further: the app's, else the key's (§1.3 step 4).
+  // Allow-lists narrow further: the app's, else the key's (docs/ORIGINAL-GATEWAY.md §1.3 step 4).
   const allow = app.models.length ? app.models : appKey.models;
   if (allow.length && !allow.includes(model.id)) throw notFound(requested);
   if (!(ENDPOINT_TYPES[endpoint] as readonly number[]).includes(model.type)) {
@@ -165,7 +165,7 @@ function forward(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null, 
 /** The last message's text, for keyword rules and the decision model. */
 export { lastText };
 
-/** Preset config (§1.5): the system prompt and the max_tokens clamp of the model actually called. */
+/** Preset config (docs/ORIGINAL-GATEWAY.md §1.5): the system prompt and the max_tokens clamp of the model actually called. */
 export function applyPreset(model: SnapModel, body: ChatRequest): ChatRequest {
   const preset = model.preset_config;
   if (!preset) return body;

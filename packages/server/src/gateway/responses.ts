@@ -8,6 +8,7 @@
 // sent `store: false`, and previous_response_id is expanded here into the earlier turns, so a chain
 // works whichever agent or key serves each turn. Billed and logged like chat.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { completionCap } from '../billing/estimate';
 import { inputItems, newResponseMeta, ResponsesStream, chatToResponse, responsesToChat, withItemIds, type ResponseMeta } from '../providers/openai/responses-ingress';
 import { azureHeaders } from '../providers/azure/api';
@@ -17,7 +18,6 @@ import type { InputItem, ResponseObject, ResponsesRequest } from '../providers/o
 import { asArray, asRecord, isRecord, str, tryParse } from '../providers/shape';
 import type { ChatRequest, UpstreamRequest, Usage } from '../providers/types';
 import { admit } from './admit';
-import { CallStatus } from './call-log';
 import { runChatCall, settledAnswer, type ChatWriter } from './chat';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
@@ -25,7 +25,7 @@ import type { Route } from './pick';
 import { badUpstreamBody, isFailed, readJson, sendOrFail, SseOut } from './relay';
 import { relayNativeStream } from './native-relay';
 import { conversationBefore, deleteResponse, loadResponse, responseNotFound, saveResponse } from './response-store';
-import type { AttemptContext, Failed, Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
 import { formatEvent } from './sse';
 
 const bad = (message: string, param: string, code = 'invalid_value') => new GatewayError(400, code, message, 'invalid_request_error', undefined, param);
@@ -50,7 +50,7 @@ function checkItem(raw: unknown, i: number): void {
 }
 
 /** The checks a Responses body needs before anything reads it, with OpenAI's `param` on each refusal. */
-export function checkResponsesBody(body: unknown): ResponsesRequest {
+function checkResponsesBody(body: unknown): ResponsesRequest {
   if (!isRecord(body)) throw bad('The request body must be a JSON object.', '', 'invalid_request');
   if (typeof body.model !== 'string' || !body.model.trim()) throw new GatewayError(400, 'model_required', 'You must provide a model parameter.', 'invalid_request_error', undefined, 'model');
   const input = body.input;
@@ -122,7 +122,7 @@ function nativeRequest(ctx: AttemptContext, call: ResponsesCall, stream: boolean
   const { previous_response_id: _prev, ...rest } = call.body;
   const input = call.before.length ? [...forUpstream(call.before), ...inputItems(call.body.input)] : call.body.input;
   const { target, family } = ctx.route;
-  // The completion limit the reservation pays for (openCall may have lowered it on `chat`), at least what OpenAI takes.
+  // The completion limit the reservation pays for (run.ts `hold` may have lowered it on `chat`), at least what OpenAI takes.
   const cap = completionCap(call.chat);
   const limit = cap === undefined ? {} : { max_output_tokens: Math.max(MIN_OUTPUT_TOKENS, cap) };
   const body = JSON.stringify({ ...rest, ...limit, model: target.model, input, store: false, stream });
@@ -134,7 +134,7 @@ async function nativeJson(gw: Gateway, ctx: AttemptContext, call: ResponsesCall)
   if (isFailed(res)) return res;
   const json = await readJson(res);
   if (!isRecord(json) || !Array.isArray(json.output)) return badUpstreamBody();
-  const done = settledAnswer(ctx, call.chat, responsesUsage(json.usage), outputText(json.output), false, CallStatus.Success);
+  const done = settledAnswer(ctx, call.chat, responsesUsage(json.usage), outputText(json.output), false, LogStatus.Success);
   asOurs(call, json);
   await ctx.finish(done);
   await call.keep(json as unknown as ResponseObject);

@@ -1,4 +1,4 @@
-// What a client may read of an upstream failure (gateway-semantics §1.18): an upstream's error text can
+// What a client may read of an upstream failure (docs/ORIGINAL-GATEWAY.md §1.18): an upstream's error text can
 // carry the provider key's prefix, the organisation or the billing state of the operator's account.
 // Texts on the caller's shield list (user_shield_error, or reseller_shield_error for reseller accounts)
 // are replaced by a neutral message with the trace id; not_shield_error texts always pass through.

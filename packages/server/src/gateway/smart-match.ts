@@ -1,11 +1,12 @@
-// Smart keyword forwarding (gateway-semantics §1.4): when no keyword matches literally, a decision
+// Smart keyword forwarding (docs/ORIGINAL-GATEWAY.md §1.4): when no keyword matches literally, a decision
 // model reads the prompt and picks a category. The decision call is logged (is_smart_match) and not
 // charged; any failure or an unusable answer means "no forwarding", never a failed request.
 import { Status } from '@fastgate/core/constants';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import type { ForwardConfig } from '@fastgate/core/entities/catalogue';
 import type { NewCallLog } from '../db/schema';
 import { chatAdapterOf, providers } from '../providers/index';
-import { CallStatus, callLog, type Plan } from './call-log';
+import { callLog, type Plan } from './call-log';
 import type { Gateway } from './gateway';
 import { pick } from './pick';
 import { lastText } from './resolve';
@@ -14,7 +15,7 @@ import type { ChatRequest } from '../providers/types';
 
 const DECISION_TIMEOUT_MS = 30_000;
 
-export function decisionPrompt(keywords: string[]): string {
+function decisionPrompt(keywords: string[]): string {
   const lines = keywords.map((k, i) => `${i}: ${k.split('|').join(' or ')}`);
   return [
     'You classify a user message into one of these categories:',
@@ -24,7 +25,7 @@ export function decisionPrompt(keywords: string[]): string {
 }
 
 /** The category index in a decision model's answer, or -1. */
-export function parseDecision(text: string, count: number): number {
+function parseDecision(text: string, count: number): number {
   const m = /-?\d+/.exec(text);
   const n = m ? Number(m[0]) : -1;
   return Number.isInteger(n) && n >= 0 && n < count ? n : -1;
@@ -51,7 +52,7 @@ export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig
     max_tokens: 8,
     temperature: 0,
   };
-  let status: number = CallStatus.Success;
+  let status: number = LogStatus.Success;
   let errMsg = '';
   let index = -1;
   let usage;
@@ -59,7 +60,7 @@ export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig
     const res = await gw.upstream.send(adapter.buildRequest(route.target, request), { timeoutMs: DECISION_TIMEOUT_MS, signal });
     if (res.status >= 400) {
       const error = providers[route.family].mapError(res.status, await res.body.text());
-      status = CallStatus.Failed;
+      status = LogStatus.Failed;
       errMsg = error.message;
     } else {
       const parsed = adapter.parseResponse(await res.body.json());
@@ -67,7 +68,7 @@ export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig
       index = parseDecision(parsed.body.choices[0]?.message.content ?? '', config.keywords.length);
     }
   } catch (err) {
-    status = CallStatus.Failed;
+    status = LogStatus.Failed;
     errMsg = `decision model call failed: ${(err as Error).message}`;
   }
   const row = callLog(snapshot, { ...plan, resolution: { ...plan.resolution, target: decision } }, logs.length, { route, status, errMsg, usage, connMs: performance.now() - started });

@@ -4,66 +4,69 @@
 // returns the refresh that applies the event, so the bus's publish (and the console answer that waits
 // for it) resolves only once this view holds the write: read-your-writes on the instance that took it.
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
-import type { FallbackConfig, PresetConfig } from '@fastgate/core/entities/model';
+import { modelResource, type PresetConfig } from '@fastgate/core/entities/model';
 import type { ForwardConfig, RateLimits } from '@fastgate/core/entities/catalogue';
-import type { WireApi } from '@fastgate/core/entities/model-agent';
+import { corpResource } from '@fastgate/core/entities/corp';
+import { modelAgentResource } from '@fastgate/core/entities/model-agent';
+import { providerKeyResource } from '@fastgate/core/entities/provider-key';
+import { appResource } from '@fastgate/core/entities/app';
+import { appKeyResource } from '@fastgate/core/entities/app-key';
+import { userResource } from '@fastgate/core/entities/user';
 import { SYS_CONFIG_DEFAULTS, type SysConfig } from '@fastgate/core/sys-config';
+import type { AccountRef, Balances, StoredBalance } from '../billing/ledger-types';
 import { userIdOf, type ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
-import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow, VipLevelRow } from '../db/schema';
-import { idsOf, jsonOf } from '../catalogue/links';
+import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow } from '../db/schema';
+import { jsonOf } from '../catalogue/links';
+import { groupRecord, type GroupRecord } from '../catalogue/groups';
+import { levelRecord, type LevelRecord } from '../vip/rules';
 
-export interface SnapUser extends Omit<UserRow, 'password_hash' | 'rate_limits' | 'ip_whitelist' | 'ip_blacklist'> {
-  rate_limits: Partial<RateLimits>;
-  ip_whitelist: string[];
-  ip_blacklist: string[];
-}
-export interface SnapApp extends Omit<AppRow, 'models' | 'ip_whitelist' | 'ip_blacklist' | 'rate_limits'> {
-  models: string[];
-  ip_whitelist: string[];
-  ip_blacklist: string[];
+/** What a resource's `decode` gives: its stored fields as the wire types them. */
+type Decoded<R extends { decode: (row: never) => unknown }> = ReturnType<R['decode']>;
+
+/** The user settings admission reads decoded; grants (groups, models) stay as stored, as catalogue/access.ts reads every account. */
+type UserSettings = Omit<Decoded<typeof userResource>, 'groups' | 'models'>;
+/** An account: its settings decoded, its rate limits parsed, without its password hash. */
+export interface SnapUser extends Omit<UserRow, 'password_hash' | 'rate_limits' | keyof UserSettings>, UserSettings {
   rate_limits: Partial<RateLimits>;
 }
-export interface SnapAppKey extends Omit<AppKeyRow, 'models' | 'ip_whitelist' | 'ip_blacklist' | 'key_cipher' | 'rate_limits'> {
-  models: string[];
-  ip_whitelist: string[];
-  ip_blacklist: string[];
+/** An app: its fields decoded (the bound group and expiry are the row's `group_id` and epoch ms). */
+export interface SnapApp extends Omit<AppRow, keyof Decoded<typeof appResource>>, Omit<Decoded<typeof appResource>, 'rate_limits'> {
+  /** Always read back (its input may leave it out). */
   rate_limits: Partial<RateLimits>;
 }
-export interface SnapGroup extends Omit<GroupRow, 'rate_limits' | 'forward_config'> {
-  rate_limits: Partial<RateLimits>;
+/** An app key, found by hash: its settings decoded, without its ciphertext. */
+export interface SnapAppKey extends Omit<AppKeyRow, 'key_cipher' | keyof Decoded<typeof appKeyResource>>, Decoded<typeof appKeyResource> {}
+/** A group as routing reads it: its decoded record, forwarding null when switched off, its models as a set for look-ups. */
+export interface SnapGroup extends Omit<GroupRecord, 'forward_config'> {
   forward_config: ForwardConfig | null;
   modelIds: Set<string>;
-  agentIds: string[];
 }
-export interface SnapModel extends Omit<ModelRow, 'quotas' | 'preset_config' | 'forward_config' | 'fallback_config'> {
+/** A model as routing reads it: its decoded fields, with the preset and forward settings null when switched off. */
+export interface SnapModel extends Omit<ReturnType<typeof modelResource.decode>, 'preset_config' | 'forward_config'>, Pick<ModelRow, 'id' | 'created_at' | 'updated_at'> {
   quotas: ModelQuotas;
   preset_config: PresetConfig | null;
   forward_config: ForwardConfig | null;
-  fallback_config: FallbackConfig;
 }
-export interface SnapAgent extends Omit<ModelAgentRow, 'models' | 'replace_models' | 'target_models' | 'fallback_models' | 'wire_api'> {
+/** An agent as routing reads it: its row with the agent resource's fields decoded, its models as a set for look-ups. */
+export interface SnapAgent extends Omit<ModelAgentRow, keyof Decoded<typeof modelAgentResource>>, Decoded<typeof modelAgentResource> {
   modelIds: Set<string>;
-  /** The wire API of the agent's upstream (OpenAI family and Azure only). */
-  wire_api: WireApi;
-  replace_models: string[];
-  target_models: string[];
-  fallback_models: string[];
 }
-export interface SnapKey extends Omit<ProviderKeyRow, 'key_cipher' | 'models' | 'model_agents'> {
+/** A provider key as routing reads it: its row with the key resource's fields decoded, and the key in clear. */
+export interface SnapKey extends Omit<ProviderKeyRow, 'key_cipher' | keyof Decoded<typeof providerKeyResource>>, Decoded<typeof providerKeyResource> {
   /** Plain text, only in memory, never logged. */
   key: string;
   modelIds: Set<string>;
-  agentIds: string[];
 }
+/** A corp with its fields decoded (routing reads its code, `/v1/models` its name). */
+export interface SnapCorp extends Omit<CorpRow, keyof Decoded<typeof corpResource>>, Decoded<typeof corpResource> {}
 
-export interface SnapVip extends Omit<VipLevelRow, 'rate_limits'> {
-  rate_limits: Partial<RateLimits>;
-}
+/** A VIP level with its fields decoded (vip/rules.ts reads levels the same way from the database). */
+export type SnapVip = LevelRecord;
 
 type TableName = 'users' | 'apps' | 'app_keys' | 'groups' | 'models' | 'model_agents' | 'provider_keys' | 'corps' | 'sys_configs' | 'vip_levels';
 
-export class Snapshot {
+export class Snapshot implements Balances {
   users = new Map<number, SnapUser>();
   apps = new Map<number, SnapApp>();
   /** By key hash. */
@@ -72,12 +75,12 @@ export class Snapshot {
   models = new Map<string, SnapModel>();
   agents = new Map<string, SnapAgent>();
   keys = new Map<string, SnapKey>();
-  corps = new Map<string, CorpRow>();
+  corps = new Map<string, SnapCorp>();
   vipLevels = new Map<string, SnapVip>();
   sys: SysConfig = structuredClone(SYS_CONFIG_DEFAULTS);
   /** Model ids by exact `name` and by exact `model`, rebuilt when models change. */
   modelsByName = new Map<string, string[]>();
-  /** Models whose name or model id contains `*`: regex catch-alls (gateway-semantics §1.3). */
+  /** Models whose name or model id contains `*`: regex catch-alls (docs/ORIGINAL-GATEWAY.md §1.3). */
   wildcardModels: { id: string; pattern: RegExp }[] = [];
 
   private pending = new Map<TableName, Set<string> | 'all'>();
@@ -148,7 +151,8 @@ export class Snapshot {
         if (!some) this.users.clear();
         else for (const [k, u] of this.users) if (ids.includes(u.id) || ids.includes(String(k))) this.users.delete(k);
         for (const { password_hash: _p, ...u } of rows) {
-          this.users.set(u.user_id, { ...u, rate_limits: jsonOf<Partial<RateLimits>>(u.rate_limits, {}), ip_whitelist: idsOf(u.ip_whitelist), ip_blacklist: idsOf(u.ip_blacklist) });
+          const { groups: _g, models: _m, ...settings } = userResource.decode(u);
+          this.users.set(u.user_id, { ...u, ...settings, rate_limits: jsonOf<Partial<RateLimits>>(u.rate_limits, {}) });
         }
         return;
       }
@@ -158,7 +162,10 @@ export class Snapshot {
         const rows = await q.execute();
         if (!some) this.apps.clear();
         else for (const [k, a] of this.apps) if (ids.includes(a.id)) this.apps.delete(k);
-        for (const r of rows) this.apps.set(r.app_id, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist), rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}) });
+        for (const r of rows) {
+          const app = appResource.decode(r);
+          this.apps.set(r.app_id, { ...r, ...app, rate_limits: app.rate_limits ?? {} });
+        }
         return;
       }
       case 'app_keys': {
@@ -168,50 +175,46 @@ export class Snapshot {
         if (!some) this.appKeys.clear();
         else for (const [k, a] of this.appKeys) if (ids.includes(a.id)) this.appKeys.delete(k);
         for (const { key_cipher: _c, ...r } of rows) {
-          this.appKeys.set(r.key_hash, { ...r, models: idsOf(r.models), ip_whitelist: idsOf(r.ip_whitelist), ip_blacklist: idsOf(r.ip_blacklist), rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}) });
+          this.appKeys.set(r.key_hash, { ...r, ...appKeyResource.decode(r) });
         }
         return;
       }
       case 'groups':
-        return this.reloadById('groups', ids, this.groups, (r: GroupRow) => ({
-          ...r,
-          rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}),
-          forward_config: r.is_enable_forward ? jsonOf<ForwardConfig | null>(r.forward_config, null) : null,
-          modelIds: new Set(idsOf(r.models)),
-          agentIds: idsOf(r.model_agents),
-        }));
+        return this.reloadById('groups', ids, this.groups, (r: GroupRow): SnapGroup => {
+          const g = groupRecord(r);
+          return { ...g, forward_config: (g.is_enable_forward && g.forward_config) || null, modelIds: new Set(g.models) };
+        });
       case 'models':
-        await this.reloadById('models', ids, this.models, (r: ModelRow) => ({
-          ...r,
-          quotas: jsonOf<ModelQuotas>(r.quotas, {}),
-          preset_config: r.is_enable_preset_config ? jsonOf<PresetConfig | null>(r.preset_config, null) : null,
-          forward_config: r.is_enable_forward ? jsonOf<ForwardConfig | null>(r.forward_config, null) : null,
-          fallback_config: jsonOf<FallbackConfig>(r.fallback_config, { model_agent: '', model: '' }),
-        }));
+        await this.reloadById('models', ids, this.models, (r: ModelRow): SnapModel => {
+          const m = modelResource.decode(r);
+          return {
+            ...m,
+            id: r.id,
+            created_at: r.created_at,
+            updated_at: r.updated_at,
+            quotas: jsonOf<ModelQuotas>(r.quotas, {}),
+            preset_config: m.is_enable_preset_config ? m.preset_config : null,
+            forward_config: (m.is_enable_forward && m.forward_config) || null,
+          };
+        });
         this.indexModels();
         return;
       case 'model_agents':
-        return this.reloadById('model_agents', ids, this.agents, (r: ModelAgentRow): SnapAgent => ({
-          ...r,
-          modelIds: new Set(idsOf(r.models)),
-          replace_models: idsOf(r.replace_models),
-          target_models: idsOf(r.target_models),
-          fallback_models: idsOf(r.fallback_models),
-          wire_api: r.wire_api === 'responses' ? 'responses' : 'chat',
-        }));
+        return this.reloadById('model_agents', ids, this.agents, (r: ModelAgentRow): SnapAgent => {
+          const a = modelAgentResource.decode(r);
+          return { ...r, ...a, modelIds: new Set(a.models) };
+        });
       case 'provider_keys':
-        await this.reloadById('provider_keys', ids, this.keys, ({ key_cipher, ...r }: ProviderKeyRow) => ({
-          ...r,
-          key: this.ctx.secrets.decrypt(key_cipher),
-          modelIds: new Set(idsOf(r.models)),
-          agentIds: idsOf(r.model_agents),
-        }));
+        await this.reloadById('provider_keys', ids, this.keys, ({ key_cipher, ...r }: ProviderKeyRow): SnapKey => {
+          const k = providerKeyResource.decode(r);
+          return { ...r, ...k, key: this.ctx.secrets.decrypt(key_cipher), modelIds: new Set(k.models) };
+        });
         this.indexKeys();
         return;
       case 'corps':
-        return this.reloadById('corps', ids, this.corps, (r: CorpRow) => r);
+        return this.reloadById('corps', ids, this.corps, (r: CorpRow): SnapCorp => ({ ...r, ...corpResource.decode(r) }));
       case 'vip_levels':
-        return this.reloadById('vip_levels', ids, this.vipLevels, (r: VipLevelRow) => ({ ...r, rate_limits: jsonOf<Partial<RateLimits>>(r.rate_limits, {}) }));
+        return this.reloadById('vip_levels', ids, this.vipLevels, levelRecord);
       case 'sys_configs': {
         const rows = await db.selectFrom('sys_configs').selectAll().execute();
         const sys = structuredClone(SYS_CONFIG_DEFAULTS) as unknown as Record<string, unknown>;
@@ -255,7 +258,7 @@ export class Snapshot {
     const byAgent = new Map<string, SnapKey[]>();
     const direct = new Map<string, SnapKey[]>();
     for (const k of this.keys.values()) {
-      for (const a of k.agentIds) byAgent.set(a, [...(byAgent.get(a) ?? []), k]);
+      for (const a of k.model_agents) byAgent.set(a, [...(byAgent.get(a) ?? []), k]);
       if (!k.is_agents_only) for (const m of k.modelIds) direct.set(m, [...(direct.get(m) ?? []), k]);
     }
     this.agentKeys = byAgent;
@@ -266,4 +269,24 @@ export class Snapshot {
   agentKeys = new Map<string, SnapKey[]>();
   /** Keys usable without an agent, by model id (not agents-only). */
   directKeys = new Map<string, SnapKey[]>();
+
+  // The ledger's `Balances` (billing/ledger-types.ts): the accounts' records here are what it counts from.
+  stored(a: AccountRef): StoredBalance | undefined {
+    if (a.kind === 'user' || a.kind === 'reseller') return this.users.get(a.id);
+    if (a.kind === 'app') return this.apps.get(a.id);
+    if (a.kind === 'app_key') return this.appKeys.get(a.hash);
+    return this.groups.get(a.id);
+  }
+
+  userIdsOf(rowIds: ReadonlySet<string>): number[] {
+    const out: number[] = [];
+    for (const u of this.users.values()) if (rowIds.has(u.id)) out.push(u.user_id);
+    return out;
+  }
+
+  appIdsOf(rowIds: ReadonlySet<string>): number[] {
+    const out: number[] = [];
+    for (const a of this.apps.values()) if (rowIds.has(a.id)) out.push(a.app_id);
+    return out;
+  }
 }

@@ -1,16 +1,16 @@
-// How an async task's money ends (SPEC §4 task status): the submission charged the estimate for real
+// How an async task's money ends (docs/SPEC.md §4.4 task status): the submission charged the estimate for real
 // (ledger settle), so the end only moves the difference — completed: final − reserved (a top-up or a
 // refund), failed or timed out: −reserved. The transition is one conditional UPDATE on the status read,
 // so however many pollers race, one of them ends the task and only that one touches the ledger; it also
 // writes the task's one call-log row (the submitting attempt's, completed with the final price).
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { TaskStatus } from '@fastgate/core/entities/task';
-import type { AccountRef } from '../billing/ledger';
+import type { AccountRef } from '../billing/ledger-types';
 import { finalTaskPrice, type TaskPrice } from '../billing/task-price';
 import type { Ctx } from '../context';
 import type { NewCallLog, TaskRow } from '../db/schema';
 import { storable, storableRow } from '../db/text';
 import { isRecord, tryParse } from '../providers/shape';
-import { CallStatus } from './call-log';
 import type { Gateway } from './gateway';
 
 /** Stored in tasks.settlement at submission. */
@@ -65,7 +65,7 @@ export async function endTask(ctx: Ctx, gw: Gateway, task: TaskRow, end: TaskEnd
   const totalTime = Math.max(0, now - task.created_at);
   const log: NewCallLog = storableRow({
     ...settlement.log,
-    status: completed ? CallStatus.Success : CallStatus.Failed,
+    status: completed ? LogStatus.Success : LogStatus.Failed,
     total_price: final,
     total_time: totalTime,
     duration: Math.max(0, totalTime - (settlement.log.conn_time ?? 0)),

@@ -12,21 +12,22 @@
 // The reservation uses maxAudioSeconds (an upper bound for any speech codec), so it always covers 2 and 3.
 import { finished } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { estimateTranscription, maxAudioSeconds } from '../billing/estimate';
 import { priceTranscription } from '../billing/price';
 import { asRecord, isRecord, num, str, tryParse } from '../providers/shape';
-import { CallStatus } from './call-log';
 import { invalidParam } from './errors';
 import type { Gateway } from './gateway';
 import { readForm, replaceValue, textField, type Form } from './multipart';
 import { sendPassthrough } from './passthrough';
 import { isFailed } from './relay';
-import { runCall, type AttemptContext, type Failed, type Finished } from './run';
+import type { AttemptContext, Failed, Finished } from './attempt';
+import { runCall } from './run';
 
 const BYTES_PER_SECOND_GUESS = 16_000;
 
 /** Duration of a RIFF/WAVE file from its `fmt ` and `data` chunks; undefined for anything else. */
-export function wavSeconds(file: Buffer): number | undefined {
+function wavSeconds(file: Buffer): number | undefined {
   if (file.length < 44 || file.toString('latin1', 0, 4) !== 'RIFF' || file.toString('latin1', 8, 12) !== 'WAVE') return undefined;
   let byteRate = 0;
   for (let at = 12; at + 8 <= file.length; ) {
@@ -81,7 +82,7 @@ async function attempt(gw: Gateway, ctx: AttemptContext, endpoint: AudioEndpoint
     ctx.reply.header('content-type', type).send(res.body);
     await finished(ctx.reply.raw).catch(() => undefined);
     const price = priceTranscription({ quotas: model.quotas, seconds: fromFile, discountBp });
-    return { kind: 'finished', status: CallStatus.Success, quota: price.quota, tokens: 0 };
+    return { kind: 'finished', status: LogStatus.Success, quota: price.quota, tokens: 0 };
   }
   const bytes = Buffer.from(await res.body.arrayBuffer());
   const json = type.includes('json') ? tryParse(bytes.toString('utf8')) : undefined;
@@ -89,7 +90,7 @@ async function attempt(gw: Gateway, ctx: AttemptContext, endpoint: AudioEndpoint
   const price = priceTranscription({ quotas: model.quotas, seconds, discountBp });
   if (isRecord(json) && 'model' in json) json.model = ctx.plan.requested;
   const text = isRecord(json) ? (str(json.text) ?? '') : bytes.toString('utf8');
-  const done: Finished = { kind: 'finished', status: CallStatus.Success, quota: price.quota, completion: text, tokens: 0 };
+  const done: Finished = { kind: 'finished', status: LogStatus.Success, quota: price.quota, completion: text, tokens: 0 };
   await ctx.finish(done);
   ctx.reply.header('content-type', type).send(isRecord(json) ? json : bytes);
   return done;

@@ -6,18 +6,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Status } from '@fastgate/core/constants';
 import type { BaseSection } from '@fastgate/core/sys-config';
-import { availability, type Availability, type BreakerSettings, type BreakerStore, type LastError, type Outcome } from '../breakers/index';
+import { agentBreaker, availability, keyBreaker, type Availability, type BreakerSettings, type BreakerStore, type LastError, type Outcome } from '../breakers/index';
 import { GatewayError } from './errors';
 import type { Gate, Route } from './pick';
 import type { Snapshot } from './snapshot';
 
-export const keyBreaker = (id: string): string => `key:${id}`;
-export const agentBreaker = (id: string): string => `agent:${id}`;
-
 /** The error-rate window (settings give the rate, the minimum calls and the cool-down). */
 const WINDOW_MS = 60_000;
 
-export function breakerSettings(base: Pick<BaseSection, 'breaker_error_rate' | 'breaker_min_calls' | 'breaker_cooldown'>): BreakerSettings {
+function breakerSettings(base: Pick<BaseSection, 'breaker_error_rate' | 'breaker_min_calls' | 'breaker_cooldown'>): BreakerSettings {
   return { errorRatePct: base.breaker_error_rate, minCalls: base.breaker_min_calls, cooldownMs: base.breaker_cooldown * 1000, windowMs: WINDOW_MS };
 }
 
@@ -115,10 +112,10 @@ export class UpstreamHealth implements Gate {
     const s = this.settings();
     const now = Date.now();
     const { key, agent } = route;
-    const outcomes: [string, Outcome][] = [[keyBreaker(key.id), { kind: r.kind, probe: false, hold: key.is_never_disable === 1, coolMs: r.coolMs, error: r.error }]];
+    const outcomes: [string, Outcome][] = [[keyBreaker(key.id), { kind: r.kind, probe: false, hold: key.is_never_disable, coolMs: r.coolMs, error: r.error }]];
     if (agent) {
       const keys = r.kind === 'fail' ? (this.snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal).length : 0;
-      outcomes.push([agentBreaker(agent.id), { kind: r.kind, probe: false, hold: agent.is_never_disable === 1, error: r.error, key: key.id, keysNeeded: Math.max(1, Math.min(2, keys)) }]);
+      outcomes.push([agentBreaker(agent.id), { kind: r.kind, probe: false, hold: agent.is_never_disable, error: r.error, key: key.id, keysNeeded: Math.max(1, Math.min(2, keys)) }]);
     }
     await Promise.all(
       outcomes.map(async ([id, outcome]) => {

@@ -1,11 +1,11 @@
-// The CRUD helper: one declaration gives a resource the uniform verbs of reference §1.2 — create,
+// The CRUD helper: one declaration gives a resource the uniform verbs of docs/ORIGINAL-API.md §1.2 — create,
 // update, delete, detail, page, list, change/status, batch/operate — with role checks, the caller's
 // data scope on every verb, validation from core schemas, and a change event on every write.
 import type { RoleOrAny } from '@fastgate/core/constants';
 import { batchSchema, changeStatusSchema, idField, idSchema, type BatchInput } from '@fastgate/core/schemas/common';
 import type { Locale } from '@fastgate/core/constants';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Selectable, type StringReference, type Updateable } from 'kysely';
 import { z } from 'zod';
 import { auditDraftOf, type AuditDraft } from '../audit/record';
 import type { Session } from '../auth/sessions';
@@ -20,7 +20,7 @@ import { get, post } from './route';
 import { sessionOf } from './session';
 import { ErrorCode } from '@fastgate/core/constants';
 
-export type Verb = 'create' | 'update' | 'delete' | 'detail' | 'page' | 'list' | 'status' | 'batch';
+type Verb = 'create' | 'update' | 'delete' | 'detail' | 'page' | 'list' | 'status' | 'batch';
 
 /** Who is calling, for scopes and row builders. */
 export interface Caller {
@@ -31,33 +31,42 @@ export interface Caller {
   audit?: AuditDraft;
 }
 
-// Table names are dynamic here; each spec is typed by its own row and wire types.
-type AnyQuery = SelectQueryBuilder<any, any, any>;
+/** A console table: one with the record columns every verb relies on. */
+export type CrudTable = { [T in keyof Database]: Database[T] extends { id: string; updated_at: number } ? T : never }[keyof Database];
+/** A select over table `T` before it picks columns: filters and scopes are checked against `T`'s columns. */
+export type TableQuery<T extends CrudTable> = SelectQueryBuilder<Database, T, object>;
+/** A row of `T` (its `id` spelt out: kysely's row type of a type parameter does not show it). */
+export type RowOf<T extends CrudTable> = Selectable<Database[T]> & { id: string };
+/** Row values a create writes (the helper adds id and times) and an update sets. */
+type CreateValues<T extends CrudTable> = Omit<Insertable<Database[T]>, 'id' | 'created_at' | 'updated_at'>;
+type UpdateValues<T extends CrudTable> = Updateable<Database[T]>;
 type Values = Record<string, unknown>;
 /** A page schema's filters without the paging keys. */
 type PageFilter<F extends z.ZodType> = Omit<z.infer<F>, 'current' | 'pageSize'>;
+/** The untyped form the helper's own code runs on: the table is a type parameter, which kysely cannot resolve inside. */
+type AnyQuery = SelectQueryBuilder<any, any, any>;  
 
 /** What a table needs for the read, status and delete verbs, with or without routes of its own. */
-export interface ResourceSpec<Row, Wire, F extends z.ZodType, P = undefined> {
-  table: keyof Database & string;
+export interface ResourceSpec<T extends CrudTable, Wire, F extends z.ZodType, P = undefined> {
+  table: T;
   /** Restricts every verb to the rows the caller may see (user → own, reseller → its users'); may look things up first. */
-  scope?: (q: AnyQuery, caller: Caller) => AnyQuery | Promise<AnyQuery>;
-  page: { schema: F; filter: (q: AnyQuery, input: z.infer<F>, caller: Caller) => AnyQuery; order: readonly (readonly [string, 'asc' | 'desc'])[] };
+  scope?: (q: TableQuery<T>, caller: Caller) => TableQuery<T> | Promise<TableQuery<T>>;
+  page: { schema: F; filter: (q: TableQuery<T>, input: z.infer<F>, caller: Caller) => TableQuery<T>; order: readonly (readonly [StringReference<Database, T>, 'asc' | 'desc'])[] };
   /** Loads what a batch of rows needs for `toWire` (e.g. names of referenced records) in one go. */
-  prepare?: (rows: Row[], caller: Caller) => Promise<P>;
-  toWire: (row: Row, caller: Caller, view: 'page' | 'detail', prepared: P) => Wire | Promise<Wire>;
+  prepare?: (rows: RowOf<T>[], caller: Caller) => Promise<P>;
+  toWire: (row: RowOf<T>, caller: Caller, view: 'page' | 'detail', prepared: P) => Wire | Promise<Wire>;
   /** Runs before rows are deleted (clean up links). */
-  beforeDelete?: (rows: Row[], caller: Caller) => Promise<void>;
+  beforeDelete?: (rows: RowOf<T>[], caller: Caller) => Promise<void>;
 }
 
-export interface CrudSpec<Row, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType, P = undefined> extends ResourceSpec<Row, Wire, F, P> {
+export interface CrudSpec<T extends CrudTable, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType, P = undefined> extends ResourceSpec<T, Wire, F, P> {
   prefix: string;
   /** Roles per verb; a verb without an entry is admin-only. */
   roles: Partial<Record<Verb, readonly RoleOrAny[]>>;
-  create?: { schema: C; toRow: (input: z.infer<C>, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<C>, caller: Caller) => Promise<unknown> };
-  update?: { schema: U; toRow: (input: z.infer<U>, existing: Row, caller: Caller) => Promise<Values> | Values; after?: (row: Row, input: z.infer<U>, caller: Caller) => Promise<void> };
+  create?: { schema: C; toRow: (input: z.infer<C>, caller: Caller) => Promise<CreateValues<T>> | CreateValues<T>; after?: (row: RowOf<T>, input: z.infer<C>, caller: Caller) => Promise<unknown> };
+  update?: { schema: U; toRow: (input: z.infer<U>, existing: RowOf<T>, caller: Caller) => Promise<UpdateValues<T>> | UpdateValues<T>; after?: (row: RowOf<T>, input: z.infer<U>, caller: Caller) => Promise<void> };
   /** Dropdown data: `GET <prefix>/list`. */
-  list?: (q: AnyQuery, caller: Caller) => Promise<unknown[]>;
+  list?: (q: TableQuery<T>, caller: Caller) => Promise<unknown[]>;
   /** Extra batch actions beside `status` and `delete`. */
   batch?: Record<string, (input: BatchInput & Values, caller: Caller) => Promise<unknown>>;
 }
@@ -66,12 +75,15 @@ export interface CrudSpec<Row, Wire, C extends z.ZodType, U extends z.ZodType, F
  * The scoped operations behind the verbs. `registerCrud` routes them; modules whose routes differ
  * (one path serving two tables, like the corp era's `/key`) call them directly.
  */
-export function resource<Row extends { id: string }, Wire, F extends z.ZodType, P = undefined>(ctx: Ctx, spec: ResourceSpec<Row, Wire, F, P>) {
-  const db = ctx.db as unknown as Kysely<any>;
-  const scoped = async (c: Caller): Promise<AnyQuery> => {
-    const q = db.selectFrom(spec.table);
+export function resource<T extends CrudTable, Wire, F extends z.ZodType, P = undefined>(ctx: Ctx, spec: ResourceSpec<T, Wire, F, P>) {
+  type Row = RowOf<T>;
+  const db = ctx.db as unknown as Kysely<any>;  
+  const table: string = spec.table;
+  const scoped = async (c: Caller): Promise<TableQuery<T>> => {
+    const q = db.selectFrom(table) as TableQuery<T>;
     return spec.scope ? spec.scope(q, c) : q;
   };
+  const untyped = (q: TableQuery<T>) => q as unknown as AnyQuery;
   /** Resolves once this instance's gateway sees the change (bus/index.ts). */
   const publish = async (op: ChangeEvent['op'], ids: string[]): Promise<void> => {
     if (ids.length) await ctx.bus.publish({ entity: spec.table, op, ids });
@@ -80,7 +92,7 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
   /** Rows by id within the caller's scope; all must exist, or the call fails naming none of them. */
   async function visible(c: Caller, ids: string[]): Promise<Row[]> {
     const unique = [...new Set(ids)];
-    const rows = (await (await scoped(c)).selectAll().where('id', 'in', unique).execute()) as Row[];
+    const rows = (await untyped(await scoped(c)).selectAll().where('id', 'in', unique).execute()) as Row[];
     if (rows.length !== unique.length) throw notFound();
     // The rows as they are before the call changes (or reveals) them.
     c.audit?.rows(spec.table, rows);
@@ -92,7 +104,7 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
     c.audit?.rows(spec.table, rows);
     await spec.beforeDelete?.(rows, c);
     const ids = rows.map((r) => r.id);
-    await db.deleteFrom(spec.table).where('id', 'in', ids).execute();
+    await db.deleteFrom(table).where('id', 'in', ids).execute();
     await publish('delete', ids);
   }
 
@@ -100,13 +112,13 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
     if (!rows.length) return;
     c.audit?.rows(spec.table, rows);
     const ids = rows.map((r) => r.id);
-    await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', 'in', ids).execute();
+    await db.updateTable(table).set({ ...values, updated_at: Date.now() }).where('id', 'in', ids).execute();
     await publish('update', ids);
   }
 
   /** Every row the caller may see that matches a page filter (the `all-*` batch actions). */
   async function matching(c: Caller, filter: PageFilter<F>): Promise<Row[]> {
-    return (await spec.page.filter(await scoped(c), filter as z.infer<F>, c).selectAll().execute()) as Row[];
+    return (await untyped(spec.page.filter(await scoped(c), filter as z.infer<F>, c)).selectAll().execute()) as Row[];
   }
 
   async function wire(c: Caller, rows: Row[], view: 'page' | 'detail'): Promise<Wire[]> {
@@ -129,7 +141,7 @@ export function resource<Row extends { id: string }, Wire, F extends z.ZodType, 
     setStatus: async (c: Caller, ids: string[], status: number) => updateRows(c, await visible(c, ids), { status }),
     detail: async (c: Caller, id: string) => (await wire(c, await visible(c, [id]), 'detail'))[0]!,
     page: async (c: Caller, input: z.infer<F>) => {
-      const base = spec.page.filter(await scoped(c), input, c);
+      const base = untyped(spec.page.filter(await scoped(c), input, c));
       const page = await paged(input as { current: number; pageSize: number }, base, (q) => spec.page.order.reduce((acc, [col, dir]) => acc.orderBy(col, dir), q.selectAll()), (row) => row as Row);
       return { ...page, items: await wire(c, page.items, 'page') };
     },
@@ -141,12 +153,14 @@ export const callerOf = (request: FastifyRequest): Caller => ({ ctx: request.ser
 
 export const deleteSchema = z.object({ id: idField.optional(), ids: z.array(idField).max(1000).optional() }).refine((v) => v.id || v.ids?.length, { message: 'id', path: ['id'] });
 
-export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType, P = undefined>(
+export function registerCrud<T extends CrudTable, Wire, C extends z.ZodType, U extends z.ZodType, F extends z.ZodType, P = undefined>(
   app: FastifyInstance,
-  spec: CrudSpec<Row, Wire, C, U, F, P>,
+  spec: CrudSpec<T, Wire, C, U, F, P>,
 ): void {
+  type Row = RowOf<T>;
   const ctx = app.ctx;
-  const db = ctx.db as unknown as Kysely<any>;
+  const db = ctx.db as unknown as Kysely<any>;  
+  const table: string = spec.table;
   const roles = (verb: Verb) => spec.roles[verb] ?? (['admin'] as const);
   const res = resource(ctx, spec);
 
@@ -156,7 +170,7 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
       const c = callerOf(request);
       const now = Date.now();
       const id = newId();
-      const row = (await db.insertInto(spec.table).values({ id, ...(await create.toRow(input, c)), created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()) as Row;
+      const row = (await db.insertInto(table).values({ id, ...(await create.toRow(input, c)), created_at: now, updated_at: now }).returningAll().executeTakeFirstOrThrow()) as Row;
       c.audit?.create(spec.table, row);
       await res.publish('create', [id]);
       const extra = await create.after?.(row, input, c);
@@ -170,7 +184,7 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
       const c = callerOf(request);
       const [existing] = await res.visible(c, [(input as { id: string }).id]);
       const values = await update.toRow(input, existing!, c);
-      const row = (await db.updateTable(spec.table).set({ ...values, updated_at: Date.now() }).where('id', '=', existing!.id).returningAll().executeTakeFirstOrThrow()) as Row;
+      const row = (await db.updateTable(table).set({ ...values, updated_at: Date.now() }).where('id', '=', existing!.id).returningAll().executeTakeFirstOrThrow()) as Row;
       c.audit?.result(row);
       await res.publish('update', [existing!.id]);
       await update.after?.(row, input, c);
@@ -213,13 +227,9 @@ export function registerCrud<Row extends { id: string }, Wire, C extends z.ZodTy
 }
 
 /** Substring filter that is the same on SQLite and PostgreSQL (LIKE is case-insensitive only on SQLite). */
-export function contains(q: AnyQuery, column: string, value: string | undefined): AnyQuery {
+export function contains<DB, TB extends keyof DB, O>(q: SelectQueryBuilder<DB, TB, O>, column: StringReference<DB, TB>, value: string | undefined): SelectQueryBuilder<DB, TB, O> {
   if (!value) return q;
   const escaped = value.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
-  return q.where(sql<boolean>`lower(${sql.ref(column)}) like ${`%${escaped}%`} escape '\\'`);
+  return q.where(sql<boolean>`lower(${sql.ref(column as string)}) like ${`%${escaped}%`} escape '\\'`);
 }
 
-/** JSON id arrays stored as text: rows whose array holds `id`. */
-export function arrayHas(q: AnyQuery, column: string, id: string | undefined): AnyQuery {
-  return id ? q.where(column, 'like', `%"${id.replace(/["\\%_]/g, '')}"%`) : q;
-}

@@ -1,4 +1,4 @@
-// The console API's envelope {code, message, data} and its error handler (reference §2.2).
+// The console API's envelope {code, message, data} and its error handler (docs/ORIGINAL-API.md §2.2).
 import { ErrorCode } from '@fastgate/core/constants';
 import { t } from '@fastgate/core/messages';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -7,7 +7,7 @@ export class AppError extends Error {
     readonly code: number,
     readonly key: MessageKey,
     readonly vars: Record<string, string | number> = {},
-    /** Business errors are HTTP 200 (reference §2.2); auth failures 401. */
+    /** Business errors are HTTP 200 (docs/ORIGINAL-API.md §2.2); auth failures 401. */
     readonly httpStatus = 200,
   ) {
     super(key);
@@ -17,5 +17,5 @@ export class AppError extends Error {
 export const businessError = (key: MessageKey, vars?: Record<string, string | number>) => new AppError(ErrorCode.Business, key, vars);
 export const unauthorized = () => new AppError(ErrorCode.Unauthorized, 'auth.unauthorized', {}, 401);
 export const notFound = () => new AppError(ErrorCode.Business, 'common.record_not_found');
-/** A validation error naming the field (reference §2.2 code 51), like a schema failure. */
+/** A validation error naming the field (docs/ORIGINAL-API.md §2.2 code 51), like a schema failure. */
 export const invalidField = (field: string, detail: string) => new AppError(ErrorCode.Validation, 'common.invalid_field', { field, detail });

@@ -1,4 +1,4 @@
-// String record ids (reference §2.6): time-ordered 64-bit numbers as decimal text, like Snowflake.
+// String record ids (docs/ORIGINAL-API.md §2.6): time-ordered 64-bit numbers as decimal text, like Snowflake.
 import { randomInt } from 'node:crypto';
 
 const EPOCH = 1_700_000_000_000n;

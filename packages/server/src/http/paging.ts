@@ -1,12 +1,10 @@
-// Paging (reference §2.3): request {current, pageSize}, response {items, paging}; out-of-range → first page.
+// Paging (docs/ORIGINAL-API.md §2.3): request {current, pageSize}, response {items, paging}; out-of-range → first page.
 import type { PageInput } from '@fastgate/core/schemas/common';
 import type { SelectQueryBuilder } from 'kysely';
 
-export { pageSchema } from '@fastgate/core/schemas/common';
-
 /**
  * Counts `base`, then selects one page of it. `select` adds columns and the fixed order (the client
- * cannot sort, reference §2.4).
+ * cannot sort, docs/ORIGINAL-API.md §2.4).
  */
 export async function paged<DB, TB extends keyof DB, Row, Out>(
   input: PageInput,

@@ -1,4 +1,4 @@
-// Console authentication: session hook, role guard and the XSRF check (SPEC §6, §7).
+// Console authentication: session hook, role guard and the XSRF check (docs/SPEC.md §6, §7).
 import { ANY_ROLE, type RoleOrAny } from '@fastgate/core/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveSession, type Session } from '../auth/sessions';

@@ -1,4 +1,4 @@
-// Wire timestamps: "YYYY-MM-DD HH:mm:ss" in the configured zone (reference §2.10).
+// Wire timestamps: "YYYY-MM-DD HH:mm:ss" in the configured zone (docs/ORIGINAL-API.md §2.10).
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {

@@ -1,4 +1,4 @@
-// Streamed xlsx downloads (reference §2.9): exports answer with the raw file, not the envelope.
+// Streamed xlsx downloads (docs/ORIGINAL-API.md §2.9): exports answer with the raw file, not the envelope.
 // Callers run every check (scope, validation) before calling this, so those errors still arrive as
 // the JSON envelope; once bytes flow, a failure can only cut the download short.
 //
@@ -14,10 +14,10 @@ export interface XlsxColumn {
   width?: number;
 }
 
-export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** `filename` may be non-ASCII (应用密钥.xlsx): RFC 6266 `filename*` plus an ASCII fallback. */
-export function attachment(filename: string): string {
+function attachment(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }

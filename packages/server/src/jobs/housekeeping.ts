@@ -1,4 +1,4 @@
-// Daily housekeeping: call logs and stored responses past the system config's retention (SPEC §3 log
+// Daily housekeeping: call logs and stored responses past the system config's retention (docs/SPEC.md §3.15 log
 // retention days; 0 keeps them forever), expired sessions and spent verification codes. Logs go in small batches
 // (jobs/call-log-purge.ts) so the gateway keeps writing while millions of old rows leave. Uploaded
 // images no site config references go once past their grace period (settings/upload-quota.ts).

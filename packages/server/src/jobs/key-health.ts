@@ -1,12 +1,11 @@
-// Key health, admin side (gateway-semantics §1.17): the auto-enable rules that put keys disabled by
+// Key health, admin side (docs/ORIGINAL-GATEWAY.md §1.17): the auto-enable rules that put keys disabled by
 // their errors (auth, quota, the configured texts) back on their cron. Transient errors no longer
 // disable anything: they open a circuit breaker (gateway/upstream-health.ts), which a live probe closes.
 // Runs in-process; with several instances each runs the rules (the writes are idempotent).
 import { Status } from '@fastgate/core/constants';
-import type { AutoEnableRule } from '@fastgate/core/sys-config';
+import type { AutoEnableRule, AutoEnableSection } from '@fastgate/core/sys-config';
 import { Cron } from 'croner';
 import type { Ctx } from '../context';
-import type { Gateway } from '../gateway/gateway';
 
 export class KeyHealth {
   private jobs: Cron[] = [];
@@ -15,7 +14,8 @@ export class KeyHealth {
 
   constructor(
     private readonly ctx: Ctx,
-    private readonly gateway: Gateway,
+    /** The rules as the gateway's snapshot holds them now. */
+    private readonly rules: () => AutoEnableSection,
   ) {}
 
   start(): void {
@@ -33,7 +33,7 @@ export class KeyHealth {
   }
 
   private schedule(): void {
-    const section = this.gateway.snapshot.sys.auto_enable_error;
+    const section = this.rules();
     const json = JSON.stringify(section);
     if (this.stopped || json === this.rulesJson) return;
     this.rulesJson = json;

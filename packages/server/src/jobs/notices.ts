@@ -1,4 +1,4 @@
-// Quota notices (SPEC §3 managed user): low balance (below warning_threshold $), exhaustion (balance
+// Quota notices (docs/SPEC.md §3.2 managed user): low balance (below warning_threshold $), exhaustion (balance
 // ≤ 0 after use), expiry warning (expires within expire_warning_threshold days) and expiry — each
 // mailed once per crossing. A notice flag is claimed with a conditional UPDATE before the mail goes
 // (so overlapping runs never send twice) and released again if sending fails; a movement of quota

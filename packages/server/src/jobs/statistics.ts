@@ -1,4 +1,4 @@
-// The statistics job (SPEC §3 Bill; issue 6): builds the daily statistics tables from call_logs
+// The statistics job (docs/SPEC.md §3.10 Bill; issue 6): builds the daily statistics tables from call_logs
 // incrementally. A keyset cursor over (created_at, id) in stat_cursors says how far it has read; each
 // chunk of rows is summed in memory and added to the tables in one transaction that also moves the
 // cursor, so every row counts exactly once. A lock in the same cursor row keeps two instances from

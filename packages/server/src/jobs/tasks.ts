@@ -1,10 +1,11 @@
-// Task polling (SPEC §4 task status): every few seconds, claim the pending async tasks (1 queued,
+// Task polling (docs/SPEC.md §4.4 task status): every few seconds, claim the pending async tasks (1 queued,
 // 2 synthesizing) nobody holds, ask the provider where each stands with the key that submitted it, and
 // move it: → 1 / 2 while it runs, → 3 completed, -1 failed, -2 timed out past its deadline (system config
 // digital_human.task_timeout). A claim is a conditional UPDATE of lock_until (system config
 // task.lock_minutes), so instances and overlapping runs never poll one task at once; a poller that dies
 // holding one gives it up when the lock runs out. Ends go through task-settlement.ts (exactly once).
-import { familyOfCorpCode, type ProviderFamily } from '@fastgate/core/constants';
+import type { ProviderFamily } from '@fastgate/core/constants';
+import { familyOfCorpCode } from '@fastgate/core/entities/corp';
 import { TaskStatus } from '@fastgate/core/entities/task';
 import { Cron } from 'croner';
 import type { Ctx } from '../context';

@@ -9,31 +9,22 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LicenseFields } from '@fastgate/core/entities/license';
 import type { Config } from '../config';
 
-export const LICENSE_PREFIX_TAG = 'FGL1';
+const LICENSE_PREFIX_TAG = 'FGL1';
 const KEY_FILE = 'license-ed25519.pem';
 
-/** What a license's signature covers. */
-export interface LicensePayload {
+/** What a license's signature covers: its fields (core entities/license.ts) but the status, with its id and times. */
+export type LicensePayload = Omit<LicenseFields, 'expires_at' | 'status'> & {
   id: string;
-  name: string;
-  email: string;
-  phone: string;
-  type: number;
-  node: number;
-  user_count: number;
-  app_count: number;
   /** Epoch ms; 0 = never. */
   expires_at: number;
-  is_node_visible: boolean;
-  remark: string;
-  nodes: { ip: string; mac: string; node_id: string }[];
   issued_at: number;
-}
+};
 
 /** Sorted-key JSON: the same fields always give the same bytes. */
-export function canonical(value: unknown): string {
+function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
@@ -49,7 +40,7 @@ export function canonical(value: unknown): string {
 const cache = new Map<string, KeyObject>();
 
 /** The installation's own private key, created on first use (wx: never overwrite another instance's). */
-export function localPrivateKey(config: Pick<Config, 'dataDir'>): KeyObject {
+function localPrivateKey(config: Pick<Config, 'dataDir'>): KeyObject {
   const file = path.join(config.dataDir, KEY_FILE);
   const hit = cache.get(file);
   if (hit) return hit;
@@ -76,7 +67,7 @@ function parsePublicKey(text: string): KeyObject {
 }
 
 /** The key licenses must verify against. */
-export function trustedPublicKey(config: Pick<Config, 'dataDir' | 'licensePublicKey'>): KeyObject {
+function trustedPublicKey(config: Pick<Config, 'dataDir' | 'licensePublicKey'>): KeyObject {
   if (config.licensePublicKey) return parsePublicKey(config.licensePublicKey);
   return createPublicKey(localPrivateKey(config));
 }

@@ -1,4 +1,4 @@
-// The installed license and what it allows (SPEC §3 "License", §8 code 9). No license installed: the
+// The installed license and what it allows (docs/SPEC.md §3.8 "License", §8 code 9). No license installed: the
 // product runs without limits. Installed: it must verify, not be expired, and the installation must not
 // use more users, apps or nodes than it grants; otherwise admin console calls answer code 9 (the
 // license endpoints themselves excepted, so the admin can install a new one).

@@ -1,5 +1,5 @@
-// Rate limits (SPEC §3 rps…ipd; gateway-semantics §3, §7.7): memory for one process, Redis for many.
-export type { AdmitResult, IpLimitName, LimitName, LimitScope, RateLimiter, RequestLimitName, ScopeLimits, TokenLimitName } from './types';
+// Rate limits (docs/SPEC.md §3.13 rps…ipd; docs/ORIGINAL-GATEWAY.md §3, §7.7): memory for one process, Redis for many.
+export type { LimitScope, RateLimiter } from './types';
 export { retryAfterSeconds } from './types';
-export { createMemoryLimiter, type MemoryLimiter, type MemoryLimiterOptions } from './memory';
-export { createRedisLimiter, type RedisLimiterOptions } from './redis';
+export { createMemoryLimiter } from './memory';
+export { createRedisLimiter } from './redis';

@@ -1,20 +1,20 @@
-// Public shapes of the rate limiter (SPEC §3 "Common fields", gateway-semantics §3 and §7.7).
+// Public shapes of the rate limiter (docs/SPEC.md §3.13 "Common fields", docs/ORIGINAL-GATEWAY.md §3 and §7.7).
 // The gateway builds one scope per level that carries limits (key, app, user, group, VIP) and asks
 // admit() once per request; the strictest window of any scope decides.
 
 /** Request windows: counted by admit(). */
-export type RequestLimitName = 'rps' | 'rpm' | 'rpd';
+type RequestLimitName = 'rps' | 'rpm' | 'rpd';
 /**
  * Per-client-IP request windows: "requests per client IP per second/minute/day within that scope",
  * i.e. `{ scope: 'app:12', limits: { ipm: 30 } }` lets every client IP make 30 requests a minute
  * through app 12, independently of the other IPs. Counted by admit() like the request windows.
  */
-export type IpLimitName = 'ips' | 'ipm' | 'ipd';
+type IpLimitName = 'ips' | 'ipm' | 'ipd';
 /** Token windows: charged by addTokens() after a call; admit() refuses while one is at or over its limit. */
-export type TokenLimitName = 'tps' | 'tpm' | 'tpd';
+type TokenLimitName = 'tps' | 'tpm' | 'tpd';
 export type LimitName = RequestLimitName | IpLimitName | TokenLimitName;
 
-/** Absent, null, 0 (or anything not a positive number) = unlimited (SPEC §5). */
+/** Absent, null, 0 (or anything not a positive number) = unlimited (docs/SPEC.md §5). */
 export type ScopeLimits = Partial<Record<LimitName, number | null>>;
 
 export interface LimitScope {

@@ -64,7 +64,7 @@ function limitOf(limits: ScopeLimits, name: LimitName): number {
 }
 
 /** IPv4-mapped IPv6 (`::ffff:1.2.3.4`, as Node reports on dual-stack sockets) is the same client as `1.2.3.4`. */
-export function normalizeIp(ip: string): string {
+function normalizeIp(ip: string): string {
   if (!ip) return 'unknown';
   return ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
 }
@@ -112,7 +112,7 @@ export function fits(kind: WindowKind, total: number, limit: number): boolean {
  * Milliseconds until the window fits, given its slot counts oldest first (slots idx-N … idx).
  * Slot idx-N+j leaves the window when slot idx+j+1 begins.
  */
-export function waitMs(w: PlannedWindow, counts: ArrayLike<number>, now: number): number {
+function waitMs(w: PlannedWindow, counts: ArrayLike<number>, now: number): number {
   let total = 0;
   for (let j = 0; j < counts.length; j++) total += counts[j];
   if (fits(w.kind, total, w.limit)) return 0;

@@ -11,7 +11,7 @@ import type { Secrets } from '../security/secrets';
 import { siteOwnerRole } from '../settings/site-config';
 import { getSysSection } from '../settings/sys-config';
 
-export interface MailServer {
+interface MailServer {
   host: string;
   port: number;
   user: string;
@@ -21,7 +21,7 @@ export interface MailServer {
   untrusted: boolean;
 }
 
-export interface Mail {
+interface Mail {
   to: string;
   subject: string;
   text: string;

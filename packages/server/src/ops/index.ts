@@ -11,7 +11,7 @@ import { buildOpenApi } from './openapi';
 import { registerQueueGauges } from './queue-gauges';
 import { databaseProbe, readiness, redisProbe, type Probe } from './ready';
 
-export interface OpsState {
+interface OpsState {
   /** Set at SIGTERM/SIGINT (ops/shutdown.ts): GET /ready answers 503 so balancers stop sending. */
   draining: boolean;
 }

@@ -11,7 +11,7 @@ import { logSink, type LogSink } from './log-sink';
 import { faceOf } from './metrics';
 
 /** Fields censored in any logged object (headers included, should one ever be logged whole). */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-api-key"]',
@@ -46,12 +46,12 @@ export const pathOf = (url: string): string => {
 export const REQUEST_ID_LABEL = 'req_id';
 
 /** A 32-hex id per request; on the gateway it is the call's trace id. */
-export const newRequestId = (): string => randomUUID().replaceAll('-', '');
+const newRequestId = (): string => randomUUID().replaceAll('-', '');
 
 let stdout: LogSink | undefined;
 
 /** The process's log sink on stdout, made once; what it still holds at exit is written then, for a bounded time. */
-export function stdoutLog(): LogSink {
+function stdoutLog(): LogSink {
   if (!stdout) {
     // A pipe or socket (not a terminal, not a file) is put back in non-blocking mode before each write,
     // through the libuv handle Node opened for it (ops/log-sink.ts says why).

@@ -14,7 +14,7 @@ const GATEWAY_PATH = /^\/v1(?:beta)?(?:[/?]|$)/;
 export const faceOf = (url: string): Face => (GATEWAY_PATH.test(url) ? 'gateway' : url.startsWith('/api/') ? 'console' : 'other');
 
 /** 2xx, 4xx, …; 0 (no HTTP answer: refused, reset, timed out) is `network`. */
-export const statusClass = (status: number): string => (status > 0 ? `${Math.floor(status / 100)}xx` : 'network');
+const statusClass = (status: number): string => (status > 0 ? `${Math.floor(status / 100)}xx` : 'network');
 
 // Seconds: console calls take milliseconds, gateway calls (streams included) up to minutes.
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];

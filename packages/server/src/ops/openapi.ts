@@ -18,7 +18,7 @@ export interface OpenApiDocument {
 }
 
 /** Input schema of a route as JSON Schema 2020-12 (the dialect OpenAPI 3.1 uses); what JSON cannot say (a transform) is left open. */
-export function inputJsonSchema(schema: z.ZodType): Schema {
+function inputJsonSchema(schema: z.ZodType): Schema {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Schema;
   delete out.$schema;
   return out;

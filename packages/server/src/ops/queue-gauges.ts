@@ -10,7 +10,7 @@ import type { Metrics } from './metrics';
 import { PROBE_TIMEOUT_MS, within } from './ready';
 
 /** Rows counted at most for the statistics backlog: the count is a hint, the lag in seconds is the measure. */
-export const STAT_PENDING_CAP = 10_000;
+const STAT_PENDING_CAP = 10_000;
 
 export interface LedgerDepth {
   logs: number;

@@ -16,7 +16,7 @@ export function errorTypeForStatus(status: number): string {
 const MAX_MESSAGE = 500;
 
 /** A readable message from a non-JSON body: HTML is reduced to its title, everything is truncated. */
-export function plainMessage(status: number, bodyText: string): string {
+function plainMessage(status: number, bodyText: string): string {
   const text = bodyText.trim();
   if (!text) return `upstream returned HTTP ${status} with an empty body`;
   if (/^<(!doctype|html)/i.test(text)) {

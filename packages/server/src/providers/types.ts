@@ -1,4 +1,4 @@
-// The contract between the gateway pipeline and the provider adapters (STYLE §3): adapters are pure
+// The contract between the gateway pipeline and the provider adapters: adapters are pure
 // transforms — no I/O, no retries, no billing, no config reads. The gateway owns everything else.
 // The gateway speaks OpenAI chat internally: every adapter converts to and from it.
 

@@ -9,7 +9,7 @@ export interface SealedKey {
   key_mask: string;
 }
 
-/** First 10 + `*` + last 5 characters, like the original's logs (reference §1.6). */
+/** First 10 + `*` + last 5 characters, like the original's logs (docs/ORIGINAL-API.md §1.6). */
 export function maskKey(key: string): string {
   if (key.length <= 15) return `${key.slice(0, 3)}***${key.slice(-2)}`;
   return `${key.slice(0, 10)}*${key.slice(-5)}`;

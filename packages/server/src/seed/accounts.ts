@@ -3,14 +3,16 @@
 // password; app keys are generated, sealed and configured by the server's own functions, balances
 // move through moveQuota with their deal records. Accounts are named `seed-…`: a re-run finds them and
 // only adds the missing ones.
+import { appResource } from '@fastgate/core/entities/app';
 import { APP_KEY_DEFAULTS, APP_KEY_PREFIX } from '@fastgate/core/entities/app-key';
 import { QuotaType } from '@fastgate/core/entities/user';
 import { availableModelIds } from '../catalogue/access';
 import { moveQuota, type Movement } from '../billing/deals';
 import type { Ctx } from '../context';
-import type { GroupRow, UserRow } from '../db/schema';
+import type { UserRow } from '../db/schema';
+import type { GroupRecord } from '../catalogue/groups';
 import { expiryColumns, settingsColumns } from '../console/app-keys';
-import { limitColumns } from '../console/usage-limits';
+import { appColumns } from '../console/app';
 import { newId } from '../http/ids';
 import { generateAppKey, sealKey } from '../security/api-keys';
 import { hashPassword } from '../security/password';
@@ -22,14 +24,14 @@ const DAY = 86_400_000;
 const USD = 500_000;
 const APP_NAMES = ['默认应用', '客服机器人', '知识库问答', '写作助手', '数据分析', '翻译服务', '代码助手', '营销文案', 'Slack Bot', 'Internal Tools'];
 
-export const resellerAccount = (n: number) => `seed-reseller-${String(n).padStart(2, '0')}`;
-export const userAccount = (n: number) => `seed-user-${String(n).padStart(4, '0')}`;
+const resellerAccount = (n: number) => `seed-reseller-${String(n).padStart(2, '0')}`;
+const userAccount = (n: number) => `seed-user-${String(n).padStart(4, '0')}`;
 
-export interface SeedKey {
+interface SeedKey {
   id: string;
   key_mask: string;
 }
-export interface SeedApp {
+interface SeedApp {
   app_id: number;
   keys: SeedKey[];
 }
@@ -44,7 +46,7 @@ export interface SeedUser {
   apps: SeedApp[];
   ips: string[];
   /** Usable model id → the group it bills through (null: full price), from catalogue/access.ts. */
-  models: Map<string, GroupRow | null>;
+  models: Map<string, GroupRecord | null>;
 }
 
 export interface Accounts {
@@ -149,18 +151,18 @@ export async function ensureAccounts(ctx: Ctx, plan: AccountPlan, catalogue: Cat
 
   // Apps as createDefaultApp writes them; keys as insertAppKeys seals and configures them (the same
   // functions), all in one transaction: one commit per app would cost minutes on PostgreSQL.
-  const columns = new Map<number, { limits: object; keyCols: object }>();
+  const limits = appColumns(ctx, appResource.fields.parse({ name: APP_NAMES[0] }));
+  const columns = new Map<number, { keyCols: object }>();
   for (const u of userRows.filter((r) => freshSet.has(r.account))) {
-    const limits = await limitColumns(ctx, u.user_id, { models: [], is_bind_group: false, group: '', is_limit_quota: false, quota: 0, quota_expires_at: '', ip_whitelist: [], ip_blacklist: [] });
     const keyCols = await settingsColumns(ctx, u.user_id, APP_KEY_DEFAULTS);
-    columns.set(u.user_id, { limits, keyCols: { ...keyCols, ...expiryColumns(undefined, keyCols) } });
+    columns.set(u.user_id, { keyCols: { ...keyCols, ...expiryColumns(undefined, keyCols) } });
   }
   await db.transaction().execute(async (trx) => {
     for (const u of userRows.filter((r) => freshSet.has(r.account))) {
-      const { limits, keyCols } = columns.get(u.user_id)!;
+      const { keyCols } = columns.get(u.user_id)!;
       const appRows = Array.from({ length: rng.pick([1, 2, 3, 3, 3, 4, 5]) }, (_, a) => {
         const at = Math.min(now, u.created_at + a * rng.int(0, 5) * DAY);
-        return { id: newId(), user_id: u.user_id, name: APP_NAMES[a % APP_NAMES.length]!, remark: '', used_quota: 0, ...limits, status: 1, created_at: at, updated_at: at };
+        return { id: newId(), user_id: u.user_id, ...limits, name: APP_NAMES[a % APP_NAMES.length]!, used_quota: 0, created_at: at, updated_at: at };
       });
       const apps = await trx.insertInto('apps').values(appRows as never).returning(['app_id', 'created_at']).execute();
       const keyRows = apps.flatMap((app) =>

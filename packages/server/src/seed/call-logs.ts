@@ -8,13 +8,14 @@
 // ~2 % fail (some after a retry), ~1 % of streams are aborted. Prices come from the server's own
 // pricing functions (billing/price.ts) with the discount of the group catalogue/access.ts bills through,
 // so total_price is what the gateway would have charged.
+import { LogStatus } from '@fastgate/core/entities/call-log';
 import { ModelType } from '@fastgate/core/entities/model';
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
 import { randomUUID } from 'node:crypto';
 import { priceChat, priceEmbedding, priceImage, priceSpeech, priceTranscription, priceUnitFor, type Price } from '../billing/price';
-import type { CallLogRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow } from '../db/schema';
+import type { CallLogRow, ModelAgentRow, ModelRow, ProviderKeyRow } from '../db/schema';
+import type { GroupRecord } from '../catalogue/groups';
 import { newId } from '../http/ids';
-import { CallStatus } from '../gateway/call-log';
 import type { SeedUser } from './accounts';
 import type { Catalogue } from './catalogue';
 import { Random, Weighted, zipf } from './random';
@@ -264,7 +265,7 @@ export function* callLogChunks(plan: GeneratorPlan, users: SeedUser[], catalogue
       if (caller.user.created_at > reqTime) caller = earliest;
       const { user } = caller;
       const model = caller.models.pick(rng);
-      const group: GroupRow | null = user.models.get(model.id) ?? null;
+      const group: GroupRecord | null = user.models.get(model.id) ?? null;
       const discountBp = group?.discount_bp ?? 10_000;
       const app = caller.apps.pick(rng);
       const key = rng.pick(app.keys);
@@ -274,27 +275,27 @@ export function* callLogChunks(plan: GeneratorPlan, users: SeedUser[], catalogue
       // Fate of the request: attempts before the last and how the last one ends.
       const r = rng.next();
       let retries = 0;
-      let final: number = CallStatus.Success;
+      let final: number = LogStatus.Success;
       if (r < 0.015) retries = rng.chance(0.8) ? 1 : 2;
       else if (r < 0.035) {
-        final = CallStatus.Failed;
+        final = LogStatus.Failed;
         retries = rng.chance(0.4) ? 1 : 0;
       }
       // Never more rows than the hour was given: the last request of a slot drops its retries.
       retries = Math.min(retries, left - 1);
       left -= retries + 1;
       const isChat = endpointOf(model.type) === 'chat';
-      if (final === CallStatus.Success && isChat && rng.chance(0.01)) final = CallStatus.Aborted;
+      if (final === LogStatus.Success && isChat && rng.chance(0.01)) final = LogStatus.Aborted;
 
-      const out = outcomeOf(rng, model, quotasOf.get(model.id) ?? {}, discountBp, final === CallStatus.Aborted);
+      const out = outcomeOf(rng, model, quotasOf.get(model.id) ?? {}, discountBp, final === LogStatus.Aborted);
       const traceId = randomUUID().replace(/-/g, '');
       const keyOffset = rng.int(0, 10);
       let elapsed = rng.int(0, 3);
       for (let attempt = 0; attempt <= retries; attempt++) {
         const last = attempt === retries;
-        const status = last ? final : CallStatus.Retry;
-        const ok = status === CallStatus.Success || status === CallStatus.Aborted;
-        const conn = ok ? out.conn : rng.logNormal(status === CallStatus.Failed ? 2000 : 900, 1, 20, 60_000);
+        const status = last ? final : LogStatus.Retry;
+        const ok = status === LogStatus.Success || status === LogStatus.Aborted;
+        const conn = ok ? out.conn : rng.logNormal(status === LogStatus.Failed ? 2000 : 900, 1, 20, 60_000);
         const took = ok ? conn + out.duration : conn;
         elapsed += took;
         const pk = route.keys.length ? route.keys[(keyOffset + attempt) % route.keys.length] : undefined;
@@ -352,7 +353,7 @@ export function* callLogChunks(plan: GeneratorPlan, users: SeedUser[], catalogue
           key_mask: pk?.key_mask ?? '',
           client_ip: user.ips[attempt % user.ips.length]!,
           remote_ip: user.ips[attempt % user.ips.length]!,
-          err_msg: ok ? (status === CallStatus.Aborted ? 'client closed the connection' : '') : rng.pick(status === CallStatus.Failed ? FINAL : RETRYABLE),
+          err_msg: ok ? (status === LogStatus.Aborted ? 'client closed the connection' : '') : rng.pick(status === LogStatus.Failed ? FINAL : RETRYABLE),
           prompt,
           completion: ok && keepCompletion ? out.completion : '',
           messages: keepMessages ? JSON.stringify([{ role: 'user', content: out.prompt }]) : '',

@@ -16,7 +16,7 @@ interface SeedCorp {
   base_url: string;
 }
 
-export const SEED_CORPS: SeedCorp[] = [
+const SEED_CORPS: SeedCorp[] = [
   { name: 'OpenAI', code: 'OpenAI', base_url: 'https://api.openai.com' },
   { name: 'Anthropic', code: 'Anthropic', base_url: 'https://api.anthropic.com' },
   { name: 'Google', code: 'Google', base_url: 'https://generativelanguage.googleapis.com' },
@@ -29,7 +29,7 @@ export const SEED_CORPS: SeedCorp[] = [
 ];
 
 /** A model of the seed: its vendor, family, prices and how often callers pick it (relative). */
-export interface SeedModel {
+interface SeedModel {
   corp: string;
   name: string;
   type: number;
@@ -77,7 +77,7 @@ const unit = (name: string, type: number, popularity: number, usd: number, u: 'c
   return { corp: '数字人平台', name, type, popularity, quotas: { [key]: block } } satisfies SeedModel;
 };
 
-export const SEED_MODELS: SeedModel[] = [
+const SEED_MODELS: SeedModel[] = [
   chat('OpenAI', 'gpt-4o', 12, 2.5, 10),
   chat('OpenAI', 'gpt-4o-mini', 20, 0.15, 0.6),
   chat('OpenAI', 'gpt-4.1', 6, 2, 8),
@@ -123,7 +123,7 @@ export const SEED_MODELS: SeedModel[] = [
 ];
 
 /** The admin's groups: who may use what at which discount (catalogue/access.ts decides who bills where). */
-export const SEED_GROUPS = [
+const SEED_GROUPS = [
   // Public at full price: every account can call every model.
   { name: '标准', discount: 100, weight: 1, is_public: true, models: 'all' },
   // Granted to some users (seed accounts), chat models at 85 %.
@@ -131,7 +131,7 @@ export const SEED_GROUPS = [
   // Granted to the heaviest users: everything at 70 %.
   { name: '企业', discount: 70, weight: 20, is_public: false, models: 'all' },
 ] as const;
-export type SeedGroupName = (typeof SEED_GROUPS)[number]['name'];
+type SeedGroupName = (typeof SEED_GROUPS)[number]['name'];
 
 /** Families shown in the chat log (and what the reseller groups resell). */
 export const CHAT_TYPES: readonly number[] = [ModelType.Text, ModelType.ImageToText, ModelType.Multimodal, ModelType.MultimodalRealtime, ModelType.Embedding];

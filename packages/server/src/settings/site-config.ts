@@ -1,11 +1,11 @@
-// Which site config serves a domain (reference §1.9): the enabled and approved config of that domain,
+// Which site config serves a domain (docs/ORIGINAL-API.md §1.9): the enabled and approved config of that domain,
 // else the newest enabled one owned by the first admin (user_id 1), else none (the built-in defaults
 // apply). Approval (issue 11): a reseller's site decides nothing — identity, mail server, the owner of
 // new registrations — until an admin approves its domain; every such decision goes through here.
 import net from 'node:net';
 import { Status, type Role } from '@fastgate/core/constants';
-import { SiteApproval } from '@fastgate/core/entities/site-config';
-import { withSiteDefaults, type PublicSiteConfig } from '@fastgate/core/site';
+import { SiteApproval, siteConfigResource } from '@fastgate/core/entities/site-config';
+import { PUBLIC_SITE_FIELDS, withSiteDefaults, type PublicSiteConfig } from '@fastgate/core/site';
 import type { DB, SiteConfigRow } from '../db/schema';
 import { getSysSection } from './sys-config';
 
@@ -49,44 +49,10 @@ export async function isReservedHost(db: DB, domain: string): Promise<boolean> {
   return !!admin;
 }
 
-/** A stored JSON list (validated when written); anything unreadable is empty. */
-function list<T>(json: string): T[] {
-  try {
-    const v = JSON.parse(json || '[]') as unknown;
-    return Array.isArray(v) ? (v as T[]) : [];
-  } catch {
-    return [];
-  }
-}
-
 /** The display fields of a stored config, lists parsed: what the public may see (no mail server, no grant). */
-export function siteDisplay(row: SiteConfigRow): PublicSiteConfig {
-  return {
-    domain: row.domain,
-    title: row.title,
-    logo: row.logo,
-    favicon: row.favicon,
-    avatar: row.avatar,
-    bg_img: row.bg_img,
-    copyright: row.copyright,
-    jump_url: row.jump_url,
-    keywords: row.keywords,
-    description: row.description,
-    icp_beian: row.icp_beian,
-    ga_beian: row.ga_beian,
-    register_tips: row.register_tips,
-    support_email_suffix: list(row.support_email_suffix),
-    carousel1_title: row.carousel1_title,
-    carousels1: list(row.carousels1),
-    carousel2_title: row.carousel2_title,
-    carousels2: list(row.carousels2),
-    announcement_title: row.announcement_title,
-    announcement_more_url: row.announcement_more_url,
-    announcements: list(row.announcements),
-    document_title: row.document_title,
-    document_more_url: row.document_more_url,
-    documents: list(row.documents),
-  };
+function siteDisplay(row: SiteConfigRow): PublicSiteConfig {
+  const fields = siteConfigResource.decode(row);
+  return Object.fromEntries(PUBLIC_SITE_FIELDS.map((k) => [k, fields[k]])) as PublicSiteConfig;
 }
 
 /** The public site identity of a domain, empty fields filled with the defaults. */

@@ -46,7 +46,7 @@ export async function storeCountedUpload(ctx: Ctx, owner: { userId: number; limi
 }
 
 /** Upload names a stored text mentions (`/uploads/<name>`, as image fields and lists keep them). */
-export function uploadNamesIn(text: string): string[] {
+function uploadNamesIn(text: string): string[] {
   return [...text.matchAll(NAME_IN_TEXT)].map((m) => m[1]!);
 }
 

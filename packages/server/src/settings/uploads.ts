@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
-export const UPLOAD_TYPES = {
+const UPLOAD_TYPES = {
   png: 'image/png',
   jpg: 'image/jpeg',
   gif: 'image/gif',

@@ -1,4 +1,4 @@
-// Daily statistics from call-log rows (SPEC §3 Bill; reference §3.12): the pure half of the statistics
+// Daily statistics from call-log rows (docs/SPEC.md §3.10 Bill; docs/ORIGINAL-API.md §3.12): the pure half of the statistics
 // job. One call log row is one upstream attempt, so:
 //   - a call is a row that is not a retried attempt (status 3) and not a smart-match decision;
 //   - tokens and spend count every row (each attempt that was charged was charged);
@@ -66,11 +66,11 @@ interface Owner {
   rid: number;
 }
 
-export type UserDelta = Owner & Measures;
-export type UserModelDelta = Owner & Measures & { model: string };
-export type ModelDelta = Measures & { stat_date: string; model: string };
-export type AppDelta = Owner & Measures & { app_id: number };
-export type AppKeyDelta = Owner & Measures & { app_id: number; app_key_id: string; creator: string };
+type UserDelta = Owner & Measures;
+type UserModelDelta = Owner & Measures & { model: string };
+type ModelDelta = Measures & { stat_date: string; model: string };
+type AppDelta = Owner & Measures & { app_id: number };
+type AppKeyDelta = Owner & Measures & { app_id: number; app_key_id: string; creator: string };
 
 /** What one chunk of rows adds to each statistics table, keyed by the table's unique key. */
 export interface Deltas {
@@ -82,10 +82,10 @@ export interface Deltas {
   appKeys: Map<string, AppKeyDelta>;
 }
 
-export const emptyMeasures = (): Measures => ({ total: 0, tokens: 0, spend: 0, abnormal: 0, abnormal_spend: 0, floor_spend: 0, exempt_spend: 0 });
+const emptyMeasures = (): Measures => ({ total: 0, tokens: 0, spend: 0, abnormal: 0, abnormal_spend: 0, floor_spend: 0, exempt_spend: 0 });
 
 /** The measures one row contributes. */
-export function measuresOf(row: Pick<StatSourceRow, 'status' | 'is_smart_match' | 'prompt_tokens' | 'completion_tokens' | 'total_price' | 'discount_bp' | 'floor_bp' | 'is_limit_quota'>): Measures {
+function measuresOf(row: Pick<StatSourceRow, 'status' | 'is_smart_match' | 'prompt_tokens' | 'completion_tokens' | 'total_price' | 'discount_bp' | 'floor_bp' | 'is_limit_quota'>): Measures {
   const call = row.status !== LogStatus.Retry && !row.is_smart_match;
   const abnormal = call && (row.status === LogStatus.Failed || row.status === LogStatus.Aborted);
   const spend = Number(row.total_price);

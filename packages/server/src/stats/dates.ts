@@ -1,5 +1,5 @@
-// Stat dates: "YYYY-MM-DD" in the configured zone (reference §2.10), and the day windows of the
-// dashboard and bills (reference §1.4: from 00:00 of today − days + 1 to today 23:59:59).
+// Stat dates: "YYYY-MM-DD" in the configured zone (docs/ORIGINAL-API.md §2.10), and the day windows of the
+// dashboard and bills (docs/ORIGINAL-API.md §1.4: from 00:00 of today − days + 1 to today 23:59:59).
 import { parseWireTime } from '../http/time';
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-// Data scope of the statistics tables (SPEC §6): a user its own rows, a reseller its users' (the rows'
+// Data scope of the statistics tables (docs/SPEC.md §6): a user its own rows, a reseller its users' (the rows'
 // rid, stamped from the call logs) and its own, an admin all. Reads the rows' own columns, so the
 // (user_id, stat_date) and (rid, stat_date) indexes serve every scoped query.
 import type { SelectQueryBuilder } from 'kysely';

@@ -1,4 +1,4 @@
-// The VIP ladder: which level applies to a user, and automatic level changes (SPEC §3 "VIP level").
+// The VIP ladder: which level applies to a user, and automatic level changes (docs/SPEC.md §3.7 "VIP level").
 //
 // A user's level is users.vip_level; '' means none, and then the default level of its owner applies
 // (a reseller's users: the reseller's levels; everyone else: the admin's, user_id 0). The counters
@@ -11,21 +11,21 @@
 // Every change resets the counters, sets start/expiry and publishes a users update event.
 // Callers: addVipRecharge after a recharge; the job below every 5 minutes for usage and expiry.
 import { Status } from '@fastgate/core/constants';
-import type { VipRule } from '@fastgate/core/entities/vip';
+import { vipResource, type VipRule } from '@fastgate/core/entities/vip';
 import { Cron } from 'croner';
 import { sql } from 'kysely';
 import { ADMIN_OWNER } from '../catalogue/owners';
-import { jsonOf } from '../catalogue/links';
 import type { Ctx } from '../context';
 import type { UserRow, VipLevelRow } from '../db/schema';
 
 type VipUser = Pick<UserRow, 'user_id' | 'role' | 'rid' | 'vip_level' | 'vip_level_start_time' | 'vip_level_expires_at' | 'vip_level_recharge_quota' | 'vip_level_used_quota'>;
-type LevelLike = Pick<VipLevelRow, 'id' | 'user_id' | 'status' | 'is_default' | 'sort' | 'duration' | 'rules'>;
+/** A level as the rules read it: its row with the fields decoded (the gateway's snapshot holds these too). */
+export type LevelRecord = Omit<VipLevelRow, keyof ReturnType<typeof vipResource.decode>> & ReturnType<typeof vipResource.decode>;
+export const levelRecord = (row: VipLevelRow): LevelRecord => ({ ...row, ...vipResource.decode(row) });
+type LevelLike = Pick<LevelRecord, 'id' | 'user_id' | 'status' | 'is_default' | 'sort' | 'duration' | 'rules'>;
 
 /** Whose levels apply to an account: a reseller's users get the reseller's; everyone else the admin's. */
 export const vipOwnerOf = (u: { role: string; rid: number }): number => (u.role === 'user' && u.rid > 0 ? u.rid : ADMIN_OWNER);
-
-export const rulesOf = (level: { rules: string }): VipRule[] => jsonOf<VipRule[]>(level.rules, []).filter((r) => r && typeof r.target_level === 'string');
 
 /** Any non-zero threshold reached by the user's counters. */
 export function reached(rule: VipRule, u: Pick<VipUser, 'vip_level_recharge_quota' | 'vip_level_used_quota'>): boolean {
@@ -39,20 +39,20 @@ export function reached(rule: VipRule, u: Pick<VipUser, 'vip_level_recharge_quot
 export function effectiveLevel<L extends LevelLike>(u: Pick<VipUser, 'vip_level' | 'vip_level_expires_at'>, levels: readonly L[], now: number): { level: L; own: boolean } | undefined {
   const own = u.vip_level ? levels.find((l) => l.id === u.vip_level && l.status === Status.Normal) : undefined;
   if (own && !(u.vip_level_expires_at && u.vip_level_expires_at <= now)) return { level: own, own: true };
-  const def = levels.find((l) => l.is_default === 1 && l.status === Status.Normal);
+  const def = levels.find((l) => l.is_default && l.status === Status.Normal);
   return def ? { level: def, own: false } : undefined;
 }
 
 /** What should happen to a user now: move to a level ('' = none), renew the current one, or nothing. */
-export function decide(u: VipUser, levels: readonly LevelLike[], now: number): { move: string } | { renew: true } | null {
+function decide(u: VipUser, levels: readonly LevelLike[], now: number): { move: string } | { renew: true } | null {
   const enabled = levels.filter((l) => l.status === Status.Normal);
   const byId = new Map(enabled.map((l) => [l.id, l]));
-  const def = enabled.find((l) => l.is_default === 1);
+  const def = enabled.find((l) => l.is_default);
   const current = u.vip_level ? byId.get(u.vip_level) : undefined;
   // The level was deleted, disabled or belongs to another owner: back to the default.
   if (u.vip_level && !current) return { move: def?.id ?? '' };
   if (current && u.vip_level_expires_at && u.vip_level_expires_at <= now) {
-    const downs = rulesOf(current).filter((r) => r.type === 'downgrade' && byId.has(r.target_level) && r.target_level !== current.id);
+    const downs = current.rules.filter((r) => r.type === 'downgrade' && byId.has(r.target_level) && r.target_level !== current.id);
     if (downs.length) {
       const missed = downs.find((r) => !reached(r, u));
       return missed ? { move: missed.target_level } : { renew: true };
@@ -61,7 +61,7 @@ export function decide(u: VipUser, levels: readonly LevelLike[], now: number): {
   }
   const level = current ?? def;
   if (!level) return null;
-  const ups = rulesOf(level)
+  const ups = level.rules
     .filter((r) => r.type === 'upgrade' && r.target_level !== level.id && byId.has(r.target_level) && reached(r, u))
     .sort((a, b) => byId.get(b.target_level)!.sort - byId.get(a.target_level)!.sort);
   return ups.length ? { move: ups[0]!.target_level } : null;
@@ -76,7 +76,7 @@ const USER_COLUMNS = ['user_id', 'role', 'rid', 'vip_level', 'vip_level_start_ti
 export async function applyVipRules(ctx: Ctx, userId: number, now = Date.now()): Promise<string | undefined> {
   const u = (await ctx.db.selectFrom('users').select(USER_COLUMNS).where('user_id', '=', userId).executeTakeFirst()) as VipUser | undefined;
   if (!u) return undefined;
-  const levels = await ctx.db.selectFrom('vip_levels').selectAll().where('user_id', '=', vipOwnerOf(u)).execute();
+  const levels = (await ctx.db.selectFrom('vip_levels').selectAll().where('user_id', '=', vipOwnerOf(u)).execute()).map(levelRecord);
   const outcome = decide(u, levels, now);
   if (!outcome) return undefined;
   const target = 'move' in outcome ? levels.find((l) => l.id === outcome.move) : levels.find((l) => l.id === u.vip_level);
@@ -118,7 +118,7 @@ export async function addVipRecharge(ctx: Ctx, userId: number, quota: number): P
  * level started) of users whose level has rules, then applies the rules (upgrades by usage, expiry).
  */
 export async function runVipPass(ctx: Ctx, now = Date.now()): Promise<number> {
-  const levels = await ctx.db.selectFrom('vip_levels').selectAll().where('status', '=', Status.Normal).execute();
+  const levels = (await ctx.db.selectFrom('vip_levels').selectAll().where('status', '=', Status.Normal).execute()).map(levelRecord);
   if (!levels.length) {
     // Levels all gone: users still pointing at one go back to none.
     const stale = await ctx.db.selectFrom('users').select('user_id').where('vip_level', '!=', '').execute();
@@ -126,9 +126,9 @@ export async function runVipPass(ctx: Ctx, now = Date.now()): Promise<number> {
     for (const s of stale) if ((await applyVipRules(ctx, s.user_id, now)) !== undefined) n++;
     return n;
   }
-  const byOwner = new Map<number, VipLevelRow[]>();
+  const byOwner = new Map<number, LevelRecord[]>();
   for (const l of levels) byOwner.set(l.user_id, [...(byOwner.get(l.user_id) ?? []), l]);
-  const ownersWithDefaultRules = [...byOwner.entries()].filter(([, ls]) => ls.some((l) => l.is_default === 1 && rulesOf(l).length)).map(([o]) => o);
+  const ownersWithDefaultRules = [...byOwner.entries()].filter(([, ls]) => ls.some((l) => l.is_default && l.rules.length)).map(([o]) => o);
   let q = ctx.db.selectFrom('users').select(USER_COLUMNS).where('status', '=', Status.Normal);
   q = q.where((eb) => {
     const any = [eb('vip_level', '!=', '')];
@@ -140,7 +140,7 @@ export async function runVipPass(ctx: Ctx, now = Date.now()): Promise<number> {
   let changed = 0;
   for (const u of (await q.execute()) as VipUser[]) {
     const found = effectiveLevel(u, byOwner.get(vipOwnerOf(u)) ?? [], now);
-    const usesUsage = found && rulesOf(found.level).some((r) => r.used_quota > 0);
+    const usesUsage = found && found.level.rules.some((r) => r.used_quota > 0);
     if (usesUsage) {
       const row = await ctx.db
         .selectFrom('call_logs')

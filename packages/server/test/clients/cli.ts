@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-export const CLI_VERSIONS = {
+const CLI_VERSIONS = {
   '@openai/codex': '0.169.0',
   '@anthropic-ai/claude-code': '2.1.330',
   '@google/gemini-cli': '0.61.0',

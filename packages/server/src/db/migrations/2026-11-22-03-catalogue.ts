@@ -78,7 +78,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('app_keys_hash').on('app_keys').column('key_hash').unique().execute();
   await db.schema.createIndex('app_keys_app').on('app_keys').columns(['app_id', 'user_id']).execute();
 
-  // Models and groups granted to an account (reference §3.1 permissions).
+  // Models and groups granted to an account (docs/ORIGINAL-API.md §3.1 permissions).
   await db.schema.alterTable('users').addColumn('models', 'text', (c) => c.notNull().defaultTo('[]')).execute();
   await db.schema.alterTable('users').addColumn('groups', 'text', (c) => c.notNull().defaultTo('[]')).execute();
 }

@@ -1,4 +1,4 @@
-// Call logs (SPEC §3): one row per upstream attempt, written in batches by the gateway. Frozen.
+// Call logs (docs/SPEC.md §3.12): one row per upstream attempt, written in batches by the gateway. Frozen.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -35,7 +35,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('call_logs_app_time').on('call_logs').columns(['app_id', 'req_time']).execute();
 
   const owner: Col[] = [['user_id', 'integer'], ['rid', 'integer']];
-  // One row per user and day: the bill (reference §3.12). `models` = distinct models that day.
+  // One row per user and day: the bill (docs/ORIGINAL-API.md §3.12). `models` = distinct models that day.
   await statTable(db, 'stat_user_day', owner, ['user_id', 'stat_date'], [['models', 'integer']]);
   await db.schema.createIndex('stat_user_day_date_spend').on('stat_user_day').columns(['stat_date', 'spend']).execute();
   // Per user, model and day: bill detail, model share, model ranking.
@@ -47,7 +47,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await statTable(db, 'stat_app_key_day', [...owner, ['app_id', 'integer'], ['app_key_id', 'varchar(32)']], ['app_key_id', 'stat_date'], [['creator', 'varchar(64)']]);
   await db.schema.createIndex('stat_app_key_day_user_date').on('stat_app_key_day').columns(['user_id', 'stat_date']).execute();
 
-  // Async tasks (SPEC §3 Task): audio (audio clone), video (digital human), video second creation.
+  // Async tasks (docs/SPEC.md §3.11 Task): audio (audio clone), video (digital human), video second creation.
   let t = db.schema.createTable('tasks').addColumn('id', 'varchar(32)', (c) => c.primaryKey());
   const text: string[] = [
     'task_id', 'kind', 'trace_id', 'app_key_id', 'creator', 'model_id', 'model', 'corp', 'model_agent_id', 'key_id', 'upstream_id',

@@ -18,6 +18,7 @@ import * as agentWireApi from './2026-11-24-04-agent-wire-api';
 import * as storedResponses from './2026-11-24-05-stored-responses';
 import * as usageDetails from './2026-11-24-07-usage-details';
 import * as resellerFloor from './2026-11-24-08-reseller-floor';
+import * as modelTokenLimits from './2026-11-24-09-model-token-limits';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-05-stored-responses': storedResponses,
   '2026-11-24-07-usage-details': usageDetails,
   '2026-11-24-08-reseller-floor': resellerFloor,
+  '2026-11-24-09-model-token-limits': modelTokenLimits,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -6,8 +6,8 @@ import type { UpstreamError, UpstreamTarget } from '../types';
 import { defaultUrl, resolveUrl } from '../url';
 import { ANTHROPIC_VERSION } from './wire';
 
-export const MESSAGES_PATH = '/v1/messages';
-export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
+const MESSAGES_PATH = '/v1/messages';
+const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 
 export function anthropicUrl(target: UpstreamTarget): string {
   return resolveUrl(target.baseUrl, target.path, MESSAGES_PATH);
@@ -45,7 +45,7 @@ function typeForStatus(status: number): string {
 
 /** `{type:"error", error:{type, message}}` → UpstreamError; the Anthropic type is kept (it is already
  *  OpenAI-like: invalid_request_error, authentication_error, rate_limit_error, overloaded_error…). */
-export function anthropicError(status: number, payload: unknown): UpstreamError | undefined {
+function anthropicError(status: number, payload: unknown): UpstreamError | undefined {
   const err = asRecord(payload).error;
   if (!isRecord(err)) return undefined;
   const message = str(err.message);

@@ -50,7 +50,7 @@ function messageBlocks(m: ChatMessage): { role: 'user' | 'assistant'; blocks: An
 
 /** Non-system messages → Messages turns. Consecutive turns of one role are merged (tool results
  *  and the user text after them become one user turn), as Messages requires alternating roles. */
-export function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
+function toAnthropicMessages(messages: ChatMessage[]): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];
   for (const m of messages) {
     if (m.role === 'system' || m.role === 'developer') continue;
@@ -82,7 +82,7 @@ function toolChoice(choice: unknown, parallel: unknown): AnthropicToolChoice | u
 export const OUTPUT_TOOL = 'structured_output';
 
 /** response_format → the output tool; undefined for `text`, none, or a type we do not know. */
-export function outputTool(format: unknown): AnthropicTool | undefined {
+function outputTool(format: unknown): AnthropicTool | undefined {
   const f = asRecord(format);
   const anyObject = { type: 'object', additionalProperties: true };
   if (f.type === 'json_object') return { name: OUTPUT_TOOL, description: 'Give your whole answer as a JSON object: the input of this tool.', input_schema: anyObject };

@@ -1,4 +1,4 @@
-// The gateway's native `/v1/messages` route (gateway-semantics §2.1).
+// The gateway's native `/v1/messages` route (docs/ORIGINAL-GATEWAY.md §2.1).
 // (a) Anthropic upstream: the client's body goes through with only the model replaced; usage is read
 //     from the answer or the events on the way back.
 // (b) Any other upstream: the Anthropic request becomes an OpenAI ChatRequest for that family's adapter,
@@ -148,7 +148,7 @@ export function toAnthropicUsage(u: Usage | undefined | null): AnthropicUsage & 
   return usage;
 }
 
-export function toolUseBlock(call: ToolCall): AnthropicBlock {
+function toolUseBlock(call: ToolCall): AnthropicBlock {
   return { type: 'tool_use', id: call.id, name: call.function.name, input: parseArguments(call.function.arguments) };
 }
 

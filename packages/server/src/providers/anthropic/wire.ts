@@ -1,7 +1,7 @@
 // The Anthropic Messages API shapes this family reads and writes (docs.anthropic.com/en/api/messages).
 // Only the fields the transforms use are typed; everything else passes through untouched.
 
-export type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+type AnthropicImageSource = { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 
 export type AnthropicBlock =
   | { type: 'text'; text: string }

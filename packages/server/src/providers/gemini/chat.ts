@@ -45,7 +45,7 @@ function toolResponse(content: ChatMessage['content']): Record<string, unknown> 
   return isRecord(parsed) ? parsed : { output: parsed ?? text };
 }
 
-export function toGeminiContents(messages: ChatMessage[]): GeminiContent[] {
+function toGeminiContents(messages: ChatMessage[]): GeminiContent[] {
   const out: GeminiContent[] = [];
   messages.forEach((m, i) => {
     if (m.role === 'system' || m.role === 'developer') return;

@@ -11,7 +11,7 @@ import type { ChatMessage, ChatRequest, ChatResponse, ContentPart, ToolCall, Usa
 import { effortOfBudget } from '../reasoning';
 
 /** A text, or the text parts of a Content (systemInstruction may be either). */
-export function instructionText(v: unknown): string {
+function instructionText(v: unknown): string {
   if (typeof v === 'string') return v;
   return asArray(asRecord(v).parts)
     .map((p) => str(asRecord(p).text) ?? '')

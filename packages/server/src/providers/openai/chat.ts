@@ -1,5 +1,5 @@
 // OpenAI chat: the gateway's own format, so the request is mostly passed through. What changes is
-// what the upstream needs (gateway-semantics §1.8): the real model id, usage in streams, and the
+// what the upstream needs (docs/ORIGINAL-GATEWAY.md §1.8): the real model id, usage in streams, and the
 // parameter renames of the reasoning models.
 import { asRecord, isRecord, num, tryParse } from '../shape';
 import type { ChatAdapter, ChatChunk, ChatRequest, ChatResponse, StreamStep, Usage } from '../types';
@@ -56,7 +56,7 @@ export function parseOpenAIResponse(json: unknown): { body: ChatResponse; usage?
 }
 
 /** One `data:` event of an OpenAI stream: a chunk, `[DONE]`, or (compatible hosts) an error object. */
-export function parseOpenAIStreamEvent(data: string): StreamStep {
+function parseOpenAIStreamEvent(data: string): StreamStep {
   const text = data.trim();
   if (text === '[DONE]') return { chunks: [], done: true };
   const json = tryParse(text);

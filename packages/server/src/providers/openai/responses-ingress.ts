@@ -14,7 +14,7 @@ export interface ChatConversion {
 }
 
 /** How the client named a tool that chat knows by one flat function name. */
-export interface ToolName {
+interface ToolName {
   name: string;
   namespace?: string;
   /** A freeform (`custom`) tool: chat sees a function of one string, `input`. */
@@ -162,7 +162,7 @@ export function toResponsesUsage(usage: Usage | null | undefined): ResponsesUsag
 }
 
 /** The Response object around `output`, echoing what the request set. */
-export function responseShell(meta: ResponseMeta, status: ResponseObject['status'], output: OutputItem[], usage: ResponsesUsage | null, finishReason?: string | null): ResponseObject {
+function responseShell(meta: ResponseMeta, status: ResponseObject['status'], output: OutputItem[], usage: ResponsesUsage | null, finishReason?: string | null): ResponseObject {
   const r = meta.request;
   const incomplete = finishReason === 'length' ? 'max_output_tokens' : finishReason === 'content_filter' ? 'content_filter' : undefined;
   return {
@@ -383,7 +383,7 @@ export const newResponseMeta = (request: ResponsesRequest, model: string, tools:
 
 /** A finished chat tool call as the client's output item: a function call (namespaced or not) or a
  *  freeform tool's call with its raw input. */
-export function callItem(tools: ToolNames, callId: string, chatName: string, args: string, id?: string): OutputItem {
+function callItem(tools: ToolNames, callId: string, chatName: string, args: string, id?: string): OutputItem {
   const known = tools.get(chatName) ?? { name: chatName };
   const namespace = known.namespace ? { namespace: known.namespace } : {};
   if (known.custom) {

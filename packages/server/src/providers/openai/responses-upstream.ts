@@ -242,7 +242,7 @@ function streamError(err: Json): UpstreamError {
   return { status, message: str(err.message) ?? 'upstream stream error', type: status === 429 ? 'rate_limit_exceeded' : status === 400 ? 'invalid_request_error' : 'server_error', code };
 }
 
-export function parseResponsesEvent(data: string, event: string | undefined, state: ResponsesUpstreamState): StreamStep {
+function parseResponsesEvent(data: string, event: string | undefined, state: ResponsesUpstreamState): StreamStep {
   // Keep-alive comments and torn lines parse to nothing and relay nothing.
   const json = asRecord(tryParse(data));
   const type = str(json.type) ?? event;

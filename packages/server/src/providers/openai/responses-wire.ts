@@ -17,7 +17,7 @@ export type InputContent =
   | { type: 'input_image'; image_url?: string | null; file_id?: string | null; detail?: 'low' | 'high' | 'auto' }
   | { type: 'input_file'; file_data?: string; file_id?: string; file_url?: string; filename?: string };
 
-export interface MessageItem {
+interface MessageItem {
   type?: 'message';
   id?: string;
   role: 'user' | 'assistant' | 'system' | 'developer';
@@ -47,7 +47,7 @@ export interface CustomToolCallItem {
   status?: string;
 }
 
-export interface FunctionCallOutputItem {
+interface FunctionCallOutputItem {
   type: 'function_call_output' | 'custom_tool_call_output';
   id?: string;
   call_id: string;
@@ -103,7 +103,7 @@ export interface ResponsesRequest {
   [extra: string]: unknown;
 }
 
-export type OutputContent = { type: 'output_text'; text: string; annotations: unknown[]; logprobs?: unknown[] } | { type: 'refusal'; refusal: string };
+type OutputContent = { type: 'output_text'; text: string; annotations: unknown[]; logprobs?: unknown[] } | { type: 'refusal'; refusal: string };
 
 export interface OutputMessage {
   type: 'message';

@@ -1,4 +1,4 @@
-// Model agents, provider keys and groups (SPEC §2): an admin adds an agent with two keys for a model, finds
+// Model agents, provider keys and groups (docs/SPEC.md §2): an admin adds an agent with two keys for a model, finds
 // the keys masked in the key list and copies one, sells the model in a public group at 80 % with an RPM
 // limit; a user then sees that group under 我的分组, and a reseller is kept out of the agent screens.
 import { expect, test, type Browser, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// Apps and app keys (SPEC §2, all roles; reference §3.2, §3.3): a user registered by email code creates
+// Apps and app keys (docs/SPEC.md §2.2, all roles; docs/ORIGINAL-API.md §3.2, §3.3): a user registered by email code creates
 // an app with an IP whitelist and its first key, copies keys (the reveal and the list's explicit copy
 // endpoint), creates a key that expires after first use, batch-creates keys, exports them and disables
 // one. Another user sees none of it.
@@ -40,7 +40,7 @@ test('a user creates an app with its first key, then creates, copies, exports an
 
   await page.getByTestId('menu-app.list').click();
   await expect(page).toHaveURL(/\/app\/list$/);
-  // A new user starts with its default app (reference §4 Register).
+  // A new user starts with its default app (docs/ORIGINAL-API.md §4 Register).
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).filter({ hasText: '默认应用' })).toHaveCount(1);
 

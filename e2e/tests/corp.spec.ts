@@ -1,4 +1,4 @@
-// Corp management (SPEC §2, admin): create, filter, edit, disable and delete through the generic
+// Corp management (docs/SPEC.md §2.2, admin): create, filter, edit, disable and delete through the generic
 // resource table and form.
 import { expect, test, type Page } from '@playwright/test';
 import { loginAsAdmin, shot, toast } from '../helpers';

@@ -1,4 +1,4 @@
-// Navigation guards of SPEC §2: sign-in redirects with the target route and query, role checks,
+// Navigation guards of docs/SPEC.md §2.3: sign-in redirects with the target route and query, role checks,
 // a stale token, not-found and /redirect/:path.
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
@@ -20,7 +20,7 @@ test('signed out, a console route goes to /login with the redirect query, honour
 test('signed out, / and area paths go to the login screen; the login screens stay open', async ({ page }) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);
-  // /user redirects to its first screen, /user/list (SPEC §2), which needs a session.
+  // /user redirects to its first screen, /user/list (docs/SPEC.md §2.2), which needs a session.
   await page.goto('/user');
   await expect(page).toHaveURL(/\/login\?redirect=user\.list$/);
   await page.goto('/dashboard');
@@ -43,7 +43,7 @@ test('signed in, / and /dashboard land in the console and a login screen stays r
   await expect(page).toHaveURL(/\/dashboard\/workplace$/);
   await expect(page.getByTestId('workplace')).toBeVisible();
   // /user leads to the user list, which a plain user may not open: the guard sends it to the first
-  // screen it may open (SPEC §2 rule 3), the workplace.
+  // screen it may open (docs/SPEC.md §2.3 rule 3), the workplace.
   await page.goto('/user');
   await expect(page).toHaveURL(/\/dashboard\/workplace$/);
 });

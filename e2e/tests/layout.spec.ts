@@ -1,4 +1,4 @@
-// The console layout (SPEC §2 settings drawer, §4 locale and colour weakness, §9 defaults): language
+// The console layout (docs/SPEC.md §2.5 settings drawer, §4.7 locale and colour weakness, §9 defaults): language
 // switch, the settings drawer's switches, menu width, theme colour, copy settings, dark mode.
 import { expect, test, type Page } from '@playwright/test';
 import { createUser, loginAsAdmin, shot, toast, useSession } from '../helpers';
@@ -163,7 +163,7 @@ test('settings drawer: colour weakness, menu width and the collapse button', asy
   await page.getByTestId('menu-collapse').click();
   await expect(sider).toHaveCSS('width', '160px');
 
-  // Turning the top menu on and off expands a collapsed menu again (SPEC §4).
+  // Turning the top menu on and off expands a collapsed menu again (docs/SPEC.md §4.7).
   await page.getByTestId('menu-collapse').click();
   await expect(sider).toHaveCSS('width', '48px');
   await openDrawer(page);

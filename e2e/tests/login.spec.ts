@@ -1,4 +1,4 @@
-// The three login screens (SPEC §2, §4): password and code sign-in, auto-registration by code,
+// The three login screens (docs/SPEC.md §2, §4): password and code sign-in, auto-registration by code,
 // the register and forget-password forms, errors and the captcha button's sending state and countdown.
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';

@@ -1,4 +1,4 @@
-// Models (SPEC §2, admin) and "my model" (reseller, user): the admin creates a model with prices entered in
+// Models (docs/SPEC.md §2.2, admin) and "my model" (reseller, user): the admin creates a model with prices entered in
 // $ / 1M tokens and stored as ratios (ratio = price × 0.5; 500000 units = $1), edits, filters, opens the detail,
 // switches agents by batch and toggles its status; a user then sees the public model with its $ prices.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -74,6 +74,12 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await expect(page.getByTestId('text_quota-prompt_price-ratio')).toHaveText('倍率 1');
   await expect(page.getByTestId('text_quota-completion_price-ratio')).toHaveText('倍率 3');
   await page.getByTestId('model-public').click();
+  // Token limits: an output limit above the context window is refused in the form.
+  await page.getByTestId('model-context_window').fill('1000');
+  await page.getByTestId('model-max_output_tokens').fill('16384');
+  await page.getByTestId('form-submit').click();
+  await expect(fieldError(page, '不能超过上下文窗口')).toBeVisible();
+  await page.getByTestId('model-context_window').fill('128000');
   await page.getByTestId('model-remark').fill('e2e ratio pricing');
   await shot(page, 'model-create');
   await page.getByTestId('form-submit').click();
@@ -91,6 +97,7 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   let detail = await api.get<ModelDetail>('/model/detail', { id });
   expect(detail.text_quota).toMatchObject({ billing_method: 1, prompt_ratio: 1, completion_ratio: 3 });
   expect(detail.is_public).toBe(true);
+  expect(detail).toMatchObject({ context_window: 128_000, max_output_tokens: 16_384 });
 
   // Filter by name (into the URL), then by type.
   await page.getByTestId('filter-name').fill(name);
@@ -127,6 +134,8 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await expect(page.getByTestId('model-detail')).toContainText(name);
   await expect(page.getByTestId('detail-prices')).toContainText('$2');
   await expect(page.getByTestId('detail-prices')).toContainText('$8');
+  await expect(page.getByTestId('model-detail')).toContainText('128,000 tokens');
+  await expect(page.getByTestId('model-detail')).toContainText('16,384 tokens');
   await shot(page, 'model-detail');
   await page.locator('.arco-drawer .arco-drawer-close-icon').click();
   await expect(page.getByTestId('model-detail')).toBeHidden();

@@ -1,4 +1,4 @@
-// Session timeout (SPEC §8): a session ended elsewhere makes the next call show the "会话超时" modal;
+// Session timeout (docs/SPEC.md §8): a session ended elsewhere makes the next call show the "会话超时" modal;
 // its OK button logs out, then reloads (user) or goes to the role's login screen (admin, reseller).
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';

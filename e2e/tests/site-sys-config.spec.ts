@@ -1,4 +1,4 @@
-// Site config per domain and the system config (SPEC §2 sys.site.*, sys.config): a reseller creates a
+// Site config per domain and the system config (docs/SPEC.md §2.2 sys.site.*, sys.config): a reseller creates a
 // site config, pending until an admin approves its domain (issue 11); the admin changes the admin session lifetime and the next login follows; the admin
 // uploads a logo for the current hostname and the console's identity follows on reload.
 import { expect, test, type Page } from '@playwright/test';

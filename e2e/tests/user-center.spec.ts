@@ -1,4 +1,4 @@
-// User center (SPEC §2, §5): basic information, password change with its rules, email binding and the
+// User center (docs/SPEC.md §2.4, §5): basic information, password change with its rules, email binding and the
 // real-name certification (submit, auditing, view, withdraw).
 import { expect, test } from '@playwright/test';
 import { api, createUser, loginWithPassword, mailedCode, shot, toast, uniqueEmail, useSession } from '../helpers';

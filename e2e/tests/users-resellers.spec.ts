@@ -1,4 +1,4 @@
-// Users and resellers (SPEC §2 user.*, sys.reseller.*; reference §3.1): an admin creates a reseller in
+// Users and resellers (docs/SPEC.md §2.2 user.*, sys.reseller.*; docs/ORIGINAL-API.md §3.1): an admin creates a reseller in
 // the console and gives it quota; the reseller signs in at /reseller, creates a user and allocates part
 // of its quota to it; the user signs in and sees the balance and the deal record in the user center.
 import { expect, test, type Page } from '@playwright/test';

@@ -1,4 +1,4 @@
-// VIP levels and licenses (SPEC §2): a reseller creates a VIP level in the form; a user of that
+// VIP levels and licenses (docs/SPEC.md §2): a reseller creates a VIP level in the form; a user of that
 // reseller sees it in the VIP center and the user center header; an admin pastes a tampered license
 // into license info and sees it rejected (and a good one installed).
 import { expect, test } from '@playwright/test';

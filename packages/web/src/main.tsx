@@ -4,7 +4,7 @@ import '@arco-design/web-react/dist/css/arco.css';
 import './global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App } from './shell/App';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

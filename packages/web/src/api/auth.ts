@@ -1,4 +1,4 @@
-// Sign-in, registration and verification codes (reference §4, §1.9).
+// Sign-in, registration and verification codes (docs/ORIGINAL-API.md §4, §1.9).
 import type { Channel, EmailCodeAction, SmsCodeAction } from '@fastgate/core/constants';
 import type { LoginResult, OpenSysConfig } from '@fastgate/core/schemas/auth';
 import type { StepUpResult, TwoFactorChallenge } from '@fastgate/core/schemas/two-factor';

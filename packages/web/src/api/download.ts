@@ -1,4 +1,4 @@
-// Export downloads (reference §2.9, §5.11): the file arrives as a Blob under a fixed Chinese name. A
+// Export downloads (docs/ORIGINAL-API.md §2.9, §5.11): the file arrives as a Blob under a fixed Chinese name. A
 // failed export also arrives as a Blob (the JSON envelope), which the HTTP client cannot toast.
 import { Message } from '@arco-design/web-react';
 import type { Envelope } from '@fastgate/core/api';

@@ -1,15 +1,15 @@
-// The one axios instance and the interceptors of SPEC §8 / reference §5.
+// The one axios instance and the interceptors of docs/SPEC.md §8 / docs/ORIGINAL-API.md §5. The client sits below the session:
+// what it needs from it (logout, reloading the user, the step-up modal) the shell registers at start.
 import axios, { type AxiosError, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import { Message, Modal } from '@arco-design/web-react';
 import type { Envelope } from '@fastgate/core/api';
 import { ErrorCode, LICENSE_REDIRECT_MS, SESSION_TIMEOUT_CODES, TOAST_MS } from '@fastgate/core/constants';
 import { USER_CENTER } from '@fastgate/core/routes';
-import { STORAGE } from '../app/settings';
-import { loginPath, navigateTo, routePath } from '../app/navigation';
+import { STORAGE } from '../lib/settings';
+import { loginPath, navigateTo, routePath } from '../lib/navigation';
 import { currentLocale, i18n } from '../locale';
-import { loadUserInfo, logout } from '../app/session';
-import { askStepUp } from '../app/step-up';
 import { useUserStore } from '../stores/user';
+import { USER_INFO_URL } from './paths';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -20,7 +20,26 @@ declare module 'axios' {
   }
 }
 
-import { USER_INFO_URL } from './paths';
+/** What the client asks of the session; registered once by the shell before the first request. */
+export interface SessionHooks {
+  /** Ends the session locally (and on the server when it still can). */
+  logout: () => Promise<void>;
+  /** Reloads the signed-in user's info without toasts (code 70 changes what the guards allow). */
+  reloadUser: () => Promise<unknown>;
+  /** Code 71: asks for a fresh authenticator code; true once the session has stepped up. */
+  askStepUp: () => Promise<boolean>;
+}
+
+let session: SessionHooks | null = null;
+
+export function registerSessionHooks(hooks: SessionHooks): void {
+  session = hooks;
+}
+
+function sessionHooks(): SessionHooks {
+  if (!session) throw new Error('the HTTP client was used before the shell registered its session hooks');
+  return session;
+}
 
 export class ApiError extends Error {
   constructor(
@@ -65,7 +84,7 @@ function showSessionTimeout(): void {
     escToExit: false,
     okButtonProps: { 'data-testid': 'session-timeout-ok' } as Record<string, string>,
     onOk: async () => {
-      await logout();
+      await sessionHooks().logout();
       sessionModalOpen = false;
       if (role === 'reseller' || role === 'admin') navigateTo(loginPath(role));
       else window.location.reload();
@@ -78,7 +97,7 @@ let setupModalOpen = false;
 function showTwoFactorSetup(message: string): void {
   if (setupModalOpen) return;
   setupModalOpen = true;
-  void loadUserInfo(true).catch(() => undefined);
+  void sessionHooks().reloadUser().catch(() => undefined);
   navigateTo(`${routePath(USER_CENTER)}?tab=security`);
   Modal.warning({
     title: i18n.t('http.twoFactorSetup.title'),
@@ -123,7 +142,7 @@ http.interceptors.response.use(
     // Code 71: ask a fresh code once, then send the same request again (exports' Blob answers too).
     const step = response.data instanceof Blob ? await blobEnvelope(response.data) : (response.data as unknown);
     if (isEnvelope(step) && step.code === ErrorCode.StepUp && !response.config.silent && !response.config.steppedUp) {
-      if (await askStepUp()) return http.request({ ...response.config, steppedUp: true });
+      if (await sessionHooks().askStepUp()) return http.request({ ...response.config, steppedUp: true });
     }
     if (response.data instanceof Blob) return response;
     const body = response.data as unknown;
@@ -142,7 +161,7 @@ http.interceptors.response.use(
     if (status === 401 || status === 403) {
       if (config.url?.startsWith(USER_INFO_URL)) {
         const role = useUserStore.getState().role;
-        void logout().then(() => navigateTo(loginPath(role)));
+        void sessionHooks().logout().then(() => navigateTo(loginPath(role)));
       } else {
         toast(i18n.t('http.sessionTimeout.toast'));
         // The server answers an expired or revoked session with HTTP 401 and `{code: 401}`.

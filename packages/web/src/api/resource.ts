@@ -1,4 +1,4 @@
-// The data provider of STYLE §1: the verbs every CRUD prefix shares (reference §1.2). Pages call these
+// The refine-style data provider: the verbs every CRUD prefix shares (docs/ORIGINAL-API.md §1.2). Pages call these
 // typed functions and never write URLs.
 import type { Page } from '@fastgate/core/api';
 import { get, post, postBlob } from './http';

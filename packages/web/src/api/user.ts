@@ -1,4 +1,4 @@
-// The signed-in person's own profile, security settings and real-name certification (SPEC §2 user center).
+// The signed-in person's own profile, security settings and real-name certification (docs/SPEC.md §2.4 user center).
 import type { Certification, SessionUser } from '@fastgate/core/schemas/user-center';
 import type { RecoveryCodes, TwoFactorSetup, TwoFactorStatus } from '@fastgate/core/schemas/two-factor';
 import { get, post } from './http';

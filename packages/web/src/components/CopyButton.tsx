@@ -1,4 +1,4 @@
-// Copy a secret (reference §5.10): list rows are masked, so the full value is fetched on click
+// Copy a secret (docs/ORIGINAL-API.md §5.10): list rows are masked, so the full value is fetched on click
 // (`copy/field`, `detail`, …) through the given function and only then put on the clipboard.
 import { useState, type ReactNode } from 'react';
 import { Button, Message, Tooltip, type ButtonProps } from '@arco-design/web-react';

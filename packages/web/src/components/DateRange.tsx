@@ -1,11 +1,11 @@
-// Date range picker with the shortcuts of SPEC §9 (today, 7, 15, 30 days). Values are the wire strings
-// of reference §2.10: ["YYYY-MM-DD", "YYYY-MM-DD"], or full datetimes with `showTime` (log req_time).
+// Date range picker with the shortcuts of docs/SPEC.md §9 (today, 7, 15, 30 days). Values are the wire strings
+// of docs/ORIGINAL-API.md §2.10: ["YYYY-MM-DD", "YYYY-MM-DD"], or full datetimes with `showTime` (log req_time).
 import { DatePicker } from '@arco-design/web-react';
 import type { RangePickerProps } from '@arco-design/web-react/es/DatePicker/interface';
-import { serverNow } from '../app/server-time';
+import { serverNow } from '../lib/server-time';
 import { useGlobalLocale } from '../locale';
 
-export const DATE_RANGE_DAYS = [7, 15, 30] as const;
+const DATE_RANGE_DAYS = [7, 15, 30] as const;
 
 export interface DateRangeProps extends Omit<RangePickerProps, 'value' | 'onChange' | 'shortcuts'> {
   value?: string[];

@@ -1,4 +1,4 @@
-// IP lists (SPEC §5, reference §5.8): newline text on input. The server answers arrays and accepts
+// IP lists (docs/SPEC.md §5, docs/ORIGINAL-API.md §5.8): newline text on input. The server answers arrays and accepts
 // either; the core parser checks each line the same way the server will.
 import { Input, type RulesProps } from '@arco-design/web-react';
 import type { TextAreaProps } from '@arco-design/web-react/es/Input/interface';

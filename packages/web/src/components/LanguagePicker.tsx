@@ -1,7 +1,7 @@
 import { Button, Dropdown, Menu } from '@arco-design/web-react';
 import { IconLanguage } from '@arco-design/web-react/icon';
 import type { Locale } from '@fastgate/core/constants';
-import { LOCALE_OPTIONS, switchLocale } from '../app/layout/actions';
+import { LOCALE_OPTIONS, switchLocale } from '../locale/switch';
 import { useGlobalLocale } from '../locale';
 
 /** The language dropdown: a labelled text button on the login screens, a round icon in the navbar. */

@@ -3,7 +3,7 @@ import { Space, Typography } from '@arco-design/web-react';
 import { CopyButton } from './CopyButton';
 
 /** `sk-FastAPIab…wxyz`: keeps a recognisable head and tail. Values the server masked already pass through. */
-export function maskKey(key: string, head = 8, tail = 4): string {
+function maskKey(key: string, head = 8, tail = 4): string {
   if (key.includes('*') || key.length <= head + tail) return key;
   return `${key.slice(0, head)}${'*'.repeat(6)}${key.slice(-tail)}`;
 }

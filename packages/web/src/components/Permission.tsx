@@ -1,4 +1,4 @@
-// SPEC §5/§6 permission directive: children render only for the listed roles; a missing list throws.
+// docs/SPEC.md §5/§6 permission directive: children render only for the listed roles; a missing list throws.
 import type { ReactNode } from 'react';
 import { hasPermission } from '@fastgate/core/access';
 import type { RoleOrAny } from '@fastgate/core/constants';

@@ -1,4 +1,4 @@
-// SPEC §9 / reference §5.9: quota is entered in integer units with a live dollar preview (500000 = $1).
+// docs/SPEC.md §9 / docs/ORIGINAL-API.md §5.9: quota is entered in integer units with a live dollar preview (500000 = $1).
 import { InputNumber, Space, Tooltip, type InputNumberProps } from '@arco-design/web-react';
 import { formatUsd } from '@fastgate/core/money';
 import { useGlobalLocale } from '../locale';

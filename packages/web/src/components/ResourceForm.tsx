@@ -1,11 +1,12 @@
-// Create and update of a plain resource in one form (STYLE §1, finefoods' `action` prop): update mode
+// Create and update of a plain resource in one form (refine's finefoods `action` prop): update mode
 // loads `detail?id=` from the URL, submit posts create or update, success goes back to the list the user
 // came from. Pages give the Form.Items as children and, where the wire differs from the inputs,
 // `toValues` / `toBody`.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Form, Message, Space, Spin, type FormInstance, type FormProps } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { routePath } from '../app/navigation';
+import type { RouteName } from '@fastgate/core/routes';
+import { routePath } from '../lib/navigation';
 import { useResourceDetail, useResourceMutation } from '../hooks/resource';
 import { useGlobalLocale } from '../locale';
 import { ApiError } from '../api/http';
@@ -16,7 +17,7 @@ export interface ResourceFormProps<Row, Values extends object> {
   prefix: string;
   mode: FormMode;
   /** Route name of the list: where success and Cancel lead when the form was not opened from it. */
-  listRoute: string;
+  listRoute: RouteName;
   title?: ReactNode;
   /** Create-mode starting values. */
   initialValues?: Partial<Values>;

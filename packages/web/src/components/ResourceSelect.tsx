@@ -1,4 +1,4 @@
-// A picker over `GET <prefix>/list` (reference §1.2 `list`: `{items}`). ModelSelect, CorpSelect and the
+// A picker over `GET <prefix>/list` (docs/ORIGINAL-API.md §1.2 `list`: `{items}`). ModelSelect, CorpSelect and the
 // group / agent / app pickers of the next screens are thin wrappers around it.
 import { Select, type SelectProps } from '@arco-design/web-react';
 import { useResourceList } from '../hooks/resource';

@@ -1,4 +1,4 @@
-// The list screen of a plain resource (STYLE §1): search form, toolbar, server-side paging, row
+// The list screen of a plain resource, refine style: search form, toolbar, server-side paging, row
 // selection with batch actions, a status switch column and row actions. Pages only describe columns.
 import { useState, type ReactNode } from 'react';
 import { Button, Card, Message, Modal, Popconfirm, Space, Table, Tooltip, Typography, type ButtonProps, type TableColumnProps, type TableProps } from '@arco-design/web-react';
@@ -6,7 +6,8 @@ import { IconDelete, IconPlus, IconRefresh } from '@arco-design/web-react/icon';
 import { useLocation, useNavigate } from 'react-router';
 import { PAGE_SIZES } from '@fastgate/core/api';
 import { Status } from '@fastgate/core/constants';
-import { routePath } from '../app/navigation';
+import type { RouteName } from '@fastgate/core/routes';
+import { routePath } from '../lib/navigation';
 import { useResourceMutation, type ResourcePage } from '../hooks/resource';
 import { useGlobalLocale } from '../locale';
 import { SearchForm, type FilterField } from './SearchForm';
@@ -31,9 +32,9 @@ export interface BatchAction {
 
 /** Where a row's screens live: route names of core routes.ts; the id travels as `?id=`. */
 export interface ResourceRoutes {
-  create?: string;
-  update?: string;
-  detail?: string;
+  create?: RouteName;
+  update?: RouteName;
+  detail?: RouteName;
 }
 
 export interface ResourceTableProps<Row extends { id: string; status?: number }> {
@@ -71,7 +72,7 @@ export function ResourceTable<Row extends { id: string; status?: number }>(props
   const picked = selected.filter((id) => page.rows.some((row) => row.id === id));
   // Forms go back to exactly this list (page, filters) when they are done.
   const from = { from: location.pathname + location.search };
-  const open = (route: string, row?: Row) => navigate(`${routePath(route)}${row ? `?id=${encodeURIComponent(row.id)}` : ''}`, { state: from });
+  const open = (route: RouteName, row?: Row) => navigate(`${routePath(route)}${row ? `?id=${encodeURIComponent(row.id)}` : ''}`, { state: from });
 
   const confirmBatch = (content: string, run: () => Promise<unknown> | void) =>
     Modal.confirm({

@@ -8,7 +8,7 @@ import type { FilterSpec, FilterValues } from '../hooks/url-query';
 import { useGlobalLocale } from '../locale';
 import { DateRange } from './DateRange';
 
-export interface FilterOption {
+interface FilterOption {
   label: string;
   value: string | number;
 }
@@ -63,7 +63,7 @@ function Control({ field, onEnter, ...bound }: ControlProps) {
         </Select>
       );
     case 'bool':
-      // reference §3.7: boolean page filters travel as "true"/"false" strings.
+      // docs/ORIGINAL-API.md §3.7: boolean page filters travel as "true"/"false" strings.
       return (
         <Select {...bind} allowClear placeholder={select} data-testid={testId}>
           <Select.Option value="true">{g('resource.yes')}</Select.Option>

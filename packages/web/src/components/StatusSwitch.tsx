@@ -1,4 +1,4 @@
-// Record status as a switch (reference §2.7): checked = 1 normal, unchecked = 2 disabled; the switched
+// Record status as a switch (docs/ORIGINAL-API.md §2.7): checked = 1 normal, unchecked = 2 disabled; the switched
 // value is posted to `change/status` and the list of the prefix is refreshed.
 import { Switch } from '@arco-design/web-react';
 import { Status, type StatusValue } from '@fastgate/core/constants';

@@ -1,4 +1,4 @@
-// Live request and token rates (reference §1.4): `POST /dashboard/per/second` every second and
+// Live request and token rates (docs/ORIGINAL-API.md §1.4): `POST /dashboard/per/second` every second and
 // `/dashboard/per/minute` every 3 s, with an optional call-log filter (the chat log sends its own).
 // react-query skips interval fetches while the tab is hidden (refetchIntervalInBackground is off), so
 // a background tab polls nothing; showing it again fetches at once.
@@ -8,8 +8,8 @@ import type { LogFilter, PerMinute, PerSecond } from '@fastgate/core/entities/ca
 import { post } from '../api/http';
 import { API } from '../api/paths';
 
-export const PER_SECOND_MS = 1000;
-export const PER_MINUTE_MS = 3000;
+const PER_SECOND_MS = 1000;
+const PER_MINUTE_MS = 3000;
 
 /** A call-log filter as a screen holds it; the server validates it. */
 type RateFilter = Partial<Record<keyof LogFilter, unknown>>;

@@ -1,4 +1,4 @@
-// The refine-style resource hooks of STYLE §1 on react-query. Query keys start with the API prefix, so
+// The refine-style resource hooks on react-query. Query keys start with the API prefix, so
 // every mutation of a prefix invalidates its pages, lists and details at once.
 import { useCallback, useMemo } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -78,7 +78,7 @@ export function useResourcePage<Row, F extends FilterSpec = FilterField>(
     pageSize,
     values,
     rows: query.data?.items ?? [],
-    // reference §2.3: `total` is omitted when 0.
+    // docs/ORIGINAL-API.md §2.3: `total` is omitted when 0.
     total: query.data?.paging?.total ?? 0,
     loading: query.isLoading,
     fetching: query.isFetching,
@@ -123,8 +123,8 @@ export function useResourceList<Item>(prefix: string, { params, silent, enabled 
   });
 }
 
-/** Verbs of reference §1.2 with their inputs; any other `a/b` path posts its body as is. */
-export interface VerbInputs {
+/** Verbs of docs/ORIGINAL-API.md §1.2 with their inputs; any other `a/b` path posts its body as is. */
+interface VerbInputs {
   create: object;
   update: object & { id: string };
   delete: string;

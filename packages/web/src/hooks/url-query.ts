@@ -1,4 +1,4 @@
-// Paging and filters of a list page live in the URL query (STYLE rule 11), so a reload, the tab bar or a
+// Paging and filters of a list page live in the URL query (shareable view state), so a reload, the tab bar or a
 // shared link keeps them. This module is the codec between URLSearchParams and the page request body.
 import { PAGE_SIZES } from '@fastgate/core/api';
 
@@ -9,7 +9,7 @@ import { PAGE_SIZES } from '@fastgate/core/api';
 export type FilterValueType = 'string' | 'number' | 'strings' | 'numbers';
 
 /** The kinds of search-form fields; each has a default value type. */
-export type FilterKind = 'text' | 'select' | 'status' | 'bool' | 'dateRange' | 'number' | 'custom';
+type FilterKind = 'text' | 'select' | 'status' | 'bool' | 'dateRange' | 'number' | 'custom';
 
 /** What the URL codec needs to know about a filter (the search form adds labels and options). */
 export interface FilterSpec {
@@ -23,7 +23,7 @@ export interface FilterSpec {
 
 export type FilterValues = Record<string, string | number | string[] | number[] | undefined>;
 
-export function valueTypeOf(spec: FilterSpec): FilterValueType {
+function valueTypeOf(spec: FilterSpec): FilterValueType {
   if (spec.valueType) return spec.valueType;
   switch (spec.kind) {
     case 'status':
@@ -40,7 +40,7 @@ export function valueTypes(specs: readonly FilterSpec[]): Record<string, FilterV
   return Object.fromEntries(specs.map((s) => [s.field, valueTypeOf(s)]));
 }
 
-export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
+const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
 
 /** `current` and `pageSize` from the URL; anything out of range falls back to page 1 / the first size. */
 export function readPaging(search: URLSearchParams): { current: number; pageSize: number } {

@@ -1,10 +1,10 @@
-// i18n for the console (SPEC §4 locale change, §9): zh-CN by default or the stored preference, en-US fallback.
+// i18n for the console (docs/SPEC.md §4.7 locale change, §9): zh-CN by default or the stored preference, en-US fallback.
 import i18n from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { useCallback } from 'react';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@fastgate/core/constants';
 import { t as coreT, type MessageKey } from '@fastgate/core/messages';
-import { STORAGE } from '../app/settings';
+import { STORAGE } from '../lib/settings';
 import { zhCN } from './zh-CN';
 import { enUS } from './en-US';
 
@@ -31,7 +31,7 @@ export function currentLocale(): Locale {
   return (LOCALES as readonly string[]).includes(i18n.language) ? (i18n.language as Locale) : DEFAULT_LOCALE;
 }
 
-/** Switch only when different (SPEC §4); the choice is saved. Returns whether it changed. */
+/** Switch only when different (docs/SPEC.md §4.7); the choice is saved. Returns whether it changed. */
 export async function setLocale(locale: Locale): Promise<boolean> {
   if (locale === currentLocale()) return false;
   localStorage.setItem(STORAGE.locale, locale);
@@ -59,6 +59,11 @@ export type PageDict<K extends string> = { 'zh-CN': Record<K, string>; 'en-US': 
 /** Define a page's colocated strings: zh-CN is the primary dictionary, en-US must match its keys. */
 export function definePageLocale<Z extends Record<string, string>>(zh: Z, en: Record<keyof Z, string>): PageDict<Extract<keyof Z, string>> {
   return { 'zh-CN': zh, 'en-US': en } as PageDict<Extract<keyof Z, string>>;
+}
+
+/** A page's dictionary plus a shared component's, for a page that shows the component's strings too. */
+export function withLocale<P extends string, S extends string>(page: PageDict<P>, shared: PageDict<S>): PageDict<P | S> {
+  return { 'zh-CN': { ...shared['zh-CN'], ...page['zh-CN'] }, 'en-US': { ...shared['en-US'], ...page['en-US'] } };
 }
 
 /** A page's strings for the current locale, re-rendering when the locale changes. */

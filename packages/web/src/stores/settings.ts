@@ -1,8 +1,8 @@
-// Layout and theme settings (SPEC §2 drawer). Kept in localStorage so a reload keeps the chosen layout;
-// "copy settings" turns a choice into new defaults in src/app/settings.ts.
+// Layout and theme settings (docs/SPEC.md §2.5 drawer). Kept in localStorage so a reload keeps the chosen layout;
+// "copy settings" turns a choice into new defaults in src/lib/settings.ts.
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
-import { defaultSettings, STORAGE, type AppSettings } from '../app/settings';
+import { defaultSettings, STORAGE, type AppSettings } from '../lib/settings';
 
 interface SettingsState extends AppSettings {
   update: (patch: Partial<AppSettings>) => void;
@@ -16,7 +16,7 @@ export const useSettingsStore = create<SettingsState>()(
       update: (patch) =>
         set((state) => {
           const next = { ...patch };
-          // SPEC §4: turning topMenu on or off expands the menu again.
+          // docs/SPEC.md §4.7: turning topMenu on or off expands the menu again.
           if (patch.topMenu !== undefined && patch.topMenu !== state.topMenu) next.menuCollapse = false;
           return next;
         }),

@@ -1,7 +1,7 @@
-// Tab bar entries (SPEC §3 tab entry). The landing tab is fixed and cannot be closed.
+// Tab bar entries (docs/SPEC.md §3.14 tab entry). The landing tab is fixed and cannot be closed.
 import { create } from 'zustand';
 
-export interface TabEntry {
+interface TabEntry {
   /** i18n key of the title (`menu.<name>`). */
   title: string;
   name: string;

@@ -1,9 +1,9 @@
-// The session (SPEC §4): token and role live in localStorage under the keys of SPEC §9; the signed-in
+// The session (docs/SPEC.md §4.1): token and role live in localStorage under the keys of docs/SPEC.md §9; the signed-in
 // person's info is filled from `GET /user/info` by the guard.
 import { create } from 'zustand';
 import { ROLES, type Role } from '@fastgate/core/constants';
 import type { SessionUser } from '@fastgate/core/schemas/user-center';
-import { STORAGE } from '../app/settings';
+import { STORAGE } from '../lib/settings';
 
 function storedRole(): Role | undefined {
   const value = localStorage.getItem(STORAGE.role);
@@ -18,7 +18,7 @@ interface UserState {
   setToken: (token: string | null) => void;
   setRole: (role: Role | undefined) => void;
   setInfo: (info: SessionUser) => void;
-  /** SPEC §4: the store can switch the role between user and admin. */
+  /** docs/SPEC.md §4.1: the store can switch the role between user and admin. */
   switchRole: () => void;
   clear: () => void;
 }

@@ -1,4 +1,4 @@
-// Columns and search fields of the model agent list (reference §3.6). Status and actions come from
+// Columns and search fields of the model agent list (docs/ORIGINAL-API.md §3.6). Status and actions come from
 // ResourceTable.
 import { Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
 import type { ModelAgent } from '@fastgate/core/entities/model-agent';
@@ -7,7 +7,8 @@ import { ModelSelect } from '../../components/ModelSelect';
 import type { FilterField } from '../../components/SearchForm';
 import type { PageDict } from '../../locale';
 import type locale from './locale';
-import { AutoDisabledTag, NameTags } from './parts';
+import { AutoDisabledTag } from '../../components/health/AutoDisabledTag';
+import { NameTags } from '../../components/NameTags';
 
 type Key = typeof locale extends PageDict<infer K> ? K : never;
 type T = (key: Key, vars?: Record<string, string | number>) => string;

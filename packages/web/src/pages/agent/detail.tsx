@@ -6,15 +6,17 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Status } from '@fastgate/core/constants';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
 import { MODEL_AGENT_PREFIX, type ModelAgent } from '@fastgate/core/entities/model-agent';
-import { routePath } from '../../app/navigation';
+import { routePath } from '../../lib/navigation';
 import { MaskedKey } from '../../components/MaskedKey';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { revealAgentKey } from './api';
-import { BreakerTag } from './BreakerTag';
-import { useBreakers, useKeyTest } from './breakers';
+import { BreakerTag } from '../../components/health/BreakerTag';
+import { useBreakers, useKeyTest } from '../../components/health/breakers';
 import locale from './locale';
-import { AutoDisabledTag, FlagTag, NameTags } from './parts';
+import { FlagTag } from '../../components/FlagTag';
+import { AutoDisabledTag } from '../../components/health/AutoDisabledTag';
+import { NameTags } from '../../components/NameTags';
 
 export default function AgentDetail() {
   const t = usePageLocale(locale);

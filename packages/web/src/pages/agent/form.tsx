@@ -1,4 +1,4 @@
-// Model agent create and update (reference §3.6). Each line of the keys textarea becomes a model key
+// Model agent create and update (docs/ORIGINAL-API.md §3.6). Each line of the keys textarea becomes a model key
 // bound to the agent; on update the bound keys are listed masked with remove buttons and kept by id, so
 // their secrets never reach the form (issue 11). Model replacement is edited as rows and sent as the two
 // index-paired arrays of the wire.
@@ -17,7 +17,7 @@ import { required, zodRule } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { BoundKeys } from './BoundKeys';
 import locale from './locale';
-import { agentToBody, agentToValues, type AgentValues as Values } from './values';
+import { agentToBody, agentToValues, newAgentValues, type AgentValues as Values } from './values';
 
 /** A row input of a list: full width, its error message under it. */
 const ROW_ITEM = { span: 24 };
@@ -59,7 +59,7 @@ function ReplaceRows() {
   );
 }
 
-export function AgentForm({ mode }: { mode: FormMode }) {
+function AgentForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
   const [form] = Form.useForm<Values>();
@@ -76,7 +76,7 @@ export function AgentForm({ mode }: { mode: FormMode }) {
       labelSpan={5}
       // Keys and models show agent names: their lists refresh with the agent.
       alsoInvalidate={[KEY_PREFIX, MODEL_PREFIX]}
-      initialValues={{ wire_api: 'chat', weight: 1, lb_strategy: LbStrategy.RoundRobin, is_enable_model_replace: false, is_never_disable: false, is_agents_only: true, is_never_disable_key: false, status: Status.Normal, key: '', replace_pairs: [] }}
+      initialValues={newAgentValues()}
       toValues={agentToValues}
       toBody={agentToBody}
     >

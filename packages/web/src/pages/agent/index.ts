@@ -1,4 +1,4 @@
-// Lazy entry points of the model agent screens, registered in app/pages.ts (create and update share one chunk).
+// Lazy entry points of the model agent screens, registered in shell/pages.ts (create and update share one chunk).
 export const agentPages = {
   'agent.list': () => import('./list'),
   'agent.create': () => import('./form').then((m) => ({ default: m.CreateAgent })),

@@ -1,4 +1,4 @@
-// Model agent list (SPEC §2, admin): the generic resource table with the agent columns and filters; the
+// Model agent list (docs/SPEC.md §2.2, admin): the generic resource table with the agent columns and filters; the
 // detail is its own screen (`agent.detail`).
 import { useMemo } from 'react';
 import { MODEL_AGENT_PREFIX, type ModelAgent } from '@fastgate/core/entities/model-agent';

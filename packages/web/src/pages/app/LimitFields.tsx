@@ -1,4 +1,4 @@
-// The limits apps and app keys share (reference §3.2, §3.3): models, bound group, quota and IP lists.
+// The limits apps and app keys share (docs/ORIGINAL-API.md §3.2, §3.3): models, bound group, quota and IP lists.
 // Form.Items only, so the app form and the key modals each place them in their own Form.
 import { Form, Switch } from '@arco-design/web-react';
 import { GROUP_PREFIX, type GroupListItem } from '@fastgate/core/entities/group';
@@ -52,7 +52,7 @@ const watch = (name: keyof LimitValues) => (prev: Record<string, unknown>, next:
 /** `testId` prefixes each control's data-testid (`app-models`, `app-key-quota`, …). */
 export function LimitFields({ testId }: { testId: string }) {
   const t = usePageLocale(locale);
-  // SPEC §5: ranges and CIDR for apps, no wildcards.
+  // docs/SPEC.md §5: ranges and CIDR for apps, no wildcards.
   const ipRule = ipListRule({ wildcard: false });
   return (
     <>

@@ -1,4 +1,4 @@
-// Columns and search fields of the app list (reference §3.2). Status and actions come from ResourceTable.
+// Columns and search fields of the app list (docs/ORIGINAL-API.md §3.2). Status and actions come from ResourceTable.
 import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import type { App } from '@fastgate/core/entities/app';
 import { formatUsd } from '@fastgate/core/money';

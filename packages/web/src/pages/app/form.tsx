@@ -1,35 +1,43 @@
-// App create and update (reference §3.2). Admins and resellers name the owning user; a user owns its
+// App create and update (docs/ORIGINAL-API.md §3.2). Admins and resellers name the owning user; a user owns its
 // apps. On create the first key can be generated too: the answer carries it and it is shown once.
 import { useState } from 'react';
 import { DatePicker, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
-import { APP_PREFIX, type App } from '@fastgate/core/entities/app';
+import { APP_PREFIX, appResource, type App, type AppFields } from '@fastgate/core/entities/app';
 import { Status } from '@fastgate/core/constants';
+import { ADMIN_RESELLER } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
-import { KeyReveal } from '../app-key/KeyReveal';
+import { KeyReveal } from './key/KeyReveal';
 import { LimitFields, limitBody, limitValues, type LimitValues } from './LimitFields';
 import locale from './locale';
 
-interface Values extends LimitValues {
-  user_id?: number;
-  name: string;
-  remark?: string;
-  quota_expires_at?: string;
-  status: number;
-  is_create_key?: boolean;
-}
+/** The form's values: the app's fields (core entities/app.ts) with its limits as the limit fields hold them. */
+type Values = LimitValues &
+  Pick<AppFields, 'name' | 'status'> &
+  Partial<Pick<AppFields, 'remark' | 'quota_expires_at'>> & {
+    user_id?: number;
+    is_create_key?: boolean;
+  };
+
+/** Field values → form values ("never" expires shows empty). */
+const fieldValues = (f: Omit<AppFields, 'name'> & { name?: string }): Partial<Values> => ({
+  ...limitValues(f),
+  name: f.name,
+  remark: f.remark,
+  quota_expires_at: f.quota_expires_at || undefined,
+  status: f.status,
+});
 
 const MAX = 100;
 /** The keys lists live under `/key` (type 1): a first key created with the app shows up there. */
 const ALSO = ['/key'] as const;
 
-export function AppForm({ mode }: { mode: FormMode }) {
+function AppForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
-  const role = useUserStore((s) => s.role);
-  const names = role === 'admin' || role === 'reseller';
+  const names = usePermission(ADMIN_RESELLER);
   const [revealed, setRevealed] = useState<{ key: string; leave: () => void }>();
 
   return (
@@ -41,15 +49,8 @@ export function AppForm({ mode }: { mode: FormMode }) {
         title={tk(`menu.app.${mode}`)}
         labelSpan={5}
         alsoInvalidate={ALSO}
-        initialValues={{ status: Status.Normal, remark: '', models: [], is_bind_group: false, is_limit_quota: false, quota: 0, is_create_key: true }}
-        toValues={(row) => ({
-          ...limitValues(row),
-          user_id: row.user_id,
-          name: row.name,
-          remark: row.remark,
-          quota_expires_at: row.quota_expires_at || undefined,
-          status: row.status,
-        })}
+        initialValues={{ ...fieldValues(appResource.defaults()), is_create_key: true }}
+        toValues={(row) => ({ ...fieldValues(appResource.pick(row)), user_id: row.user_id })}
         toBody={(v, m) => ({
           ...(m === 'create' ? { user_id: names ? v.user_id : undefined, is_create_key: !!v.is_create_key } : {}),
           ...limitBody(v),

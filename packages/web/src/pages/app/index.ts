@@ -1,4 +1,4 @@
-// Lazy entry points of the app screens, registered in app/pages.ts (create and update share one chunk).
+// Lazy entry points of the app screens, registered in shell/pages.ts (create and update share one chunk).
 export const appPages = {
   'app.list': () => import('./list'),
   'app.create': () => import('./form').then((m) => ({ default: m.CreateApp })),

@@ -1,13 +1,14 @@
-// App list (SPEC §2, all roles; each sees its own scope): the resource table plus a "keys" action that
+// App list (docs/SPEC.md §2.2, all roles; each sees its own scope): the resource table plus a "keys" action that
 // opens the app-key list filtered by this app.
 import { useMemo } from 'react';
 import { useNavigate } from 'react-router';
 import { APP_PREFIX, type App } from '@fastgate/core/entities/app';
-import { routePath } from '../../app/navigation';
+import { ADMIN_RESELLER } from '@fastgate/core/routes';
+import { routePath } from '../../lib/navigation';
+import { usePermission } from '../../components/Permission';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourcePage } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
 import { appColumns, appFilters } from './columns';
 import locale from './locale';
 
@@ -16,8 +17,7 @@ const ALSO = ['/key'] as const;
 export default function AppList() {
   const t = usePageLocale(locale);
   const navigate = useNavigate();
-  const role = useUserStore((s) => s.role);
-  const showOwner = role === 'admin' || role === 'reseller';
+  const showOwner = usePermission(ADMIN_RESELLER);
   const filters = useMemo(() => appFilters(t, showOwner), [t, showOwner]);
   const columns = useMemo(() => appColumns(t, showOwner), [t, showOwner]);
   const page = useResourcePage<App>(APP_PREFIX, filters);

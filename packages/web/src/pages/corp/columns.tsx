@@ -1,4 +1,4 @@
-// Columns and search fields of the corp list (reference §3.7). Status and actions come from ResourceTable.
+// Columns and search fields of the corp list (docs/ORIGINAL-API.md §3.7). Status and actions come from ResourceTable.
 import { Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { CORP_CODES, CORP_PREFIX, type Corp } from '@fastgate/core/entities/corp';
 import { PublicSwitch } from '../../components/StatusSwitch';

@@ -1,17 +1,18 @@
-// Corp create and update (one form, `mode` prop). SPEC §5: name and code required, at most 100 characters.
+// Corp create and update (one form, `mode` prop). docs/SPEC.md §5: name and code required, at most 100 characters.
 import { Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
-import { CORP_CODES, CORP_PREFIX, type Corp } from '@fastgate/core/entities/corp';
+import { CORP_CODES, CORP_PREFIX, corpResource, type Corp } from '@fastgate/core/entities/corp';
+import type { Fields } from '@fastgate/core/resource';
 import { Status } from '@fastgate/core/constants';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import locale from './locale';
 
-type Values = Pick<Corp, 'name' | 'code' | 'sort' | 'is_public' | 'remark' | 'status'>;
+type Values = Fields<typeof corpResource>;
 
 const MAX = 100;
 
-export function CorpForm({ mode }: { mode: FormMode }) {
+function CorpForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
   const max = { maxLength: MAX, message: t('corp.max100') };
@@ -21,8 +22,8 @@ export function CorpForm({ mode }: { mode: FormMode }) {
       mode={mode}
       listRoute="corp.list"
       title={tk(`menu.corp.${mode}`)}
-      initialValues={{ is_public: false, status: Status.Normal, remark: '' }}
-      toBody={(v) => ({ ...v, name: v.name.trim(), code: v.code.trim(), sort: v.sort ?? 0, remark: v.remark ?? '' })}
+      initialValues={corpResource.defaults()}
+      toBody={(v) => ({ ...corpResource.pick(v), name: v.name.trim(), code: v.code.trim(), sort: v.sort ?? 0, remark: v.remark ?? '' })}
     >
       <Form.Item label={t('corp.name')} field="name" rules={[required(t('corp.name.required')), max]}>
         <Input maxLength={MAX} showWordLimit data-testid="corp-name" />

@@ -1,4 +1,4 @@
-// Corp list (SPEC §2, admin): the generic resource table with the corp columns and filters.
+// Corp list (docs/SPEC.md §2.2, admin): the generic resource table with the corp columns and filters.
 import { useMemo } from 'react';
 import { CORP_PREFIX, type Corp } from '@fastgate/core/entities/corp';
 import { ResourceTable } from '../../components/ResourceTable';

@@ -1,4 +1,4 @@
-// The base-data cards (reference §1.4 `GET /dashboard/base/data`), refreshed every 180 s; which counts a
+// The base-data cards (docs/ORIGINAL-API.md §1.4 `GET /dashboard/base/data`), refreshed every 180 s; which counts a
 // role sees is in roles.ts.
 import type { ReactElement } from 'react';
 import { Card, Skeleton, Typography } from '@arco-design/web-react';
@@ -12,7 +12,7 @@ import locale from './locale';
 import { baseFieldsFor } from './roles';
 import styles from './workplace.module.css';
 
-export const BASE_DATA_REFRESH_MS = 180_000;
+const BASE_DATA_REFRESH_MS = 180_000;
 
 /** Icon and Arco colour of each card: the icon sits on the colour's shade 1 in its shade 6. */
 const LOOK: Record<keyof BaseData, { icon: () => ReactElement; color: string }> = {

@@ -1,4 +1,4 @@
-// The call trend (reference §1.4 `GET /dashboard/call/data/:days`, default 15 days): spend on the left
+// The call trend (docs/ORIGINAL-API.md §1.4 `GET /dashboard/call/data/:days`, default 15 days): spend on the left
 // axis in dollars, calls, tokens and abnormal calls on the right, one point per day (gaps come zero-filled),
 // with the window's totals above the chart.
 import { useMemo, useState } from 'react';
@@ -13,10 +13,10 @@ import { DaySwitch } from './DaySwitch';
 import locale from './locale';
 import styles from './workplace.module.css';
 
-export const DEFAULT_TREND_DAYS = 15;
+const DEFAULT_TREND_DAYS = 15;
 
 /** Dollars to at most 6 decimals (one quota unit is $0.000002). */
-export const usd = (quota: number) => Number(quotaToUsd(quota).toFixed(6));
+const usd = (quota: number) => Number(quotaToUsd(quota).toFixed(6));
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 

@@ -1,4 +1,4 @@
-// The day windows of the workplace (SPEC §9: today, 7, 15, 30 days): a button group, or a small select
+// The day windows of the workplace (docs/SPEC.md §9: today, 7, 15, 30 days): a button group, or a small select
 // where a narrow card has no room for four buttons.
 import { Radio, Select } from '@arco-design/web-react';
 import { useGlobalLocale } from '../../locale';

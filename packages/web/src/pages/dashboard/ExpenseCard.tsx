@@ -1,4 +1,4 @@
-// The expense card (reference §1.4 `GET /dashboard/expense`): the caller's balance, what it used, its
+// The expense card (docs/ORIGINAL-API.md §1.4 `GET /dashboard/expense`): the caller's balance, what it used, its
 // expiry and, for a reseller, what it gave its users and still holds; plus the quota-warning settings
 // (`POST /dashboard/quota/warning`: switch, threshold in dollars, days before expiry).
 import { useState } from 'react';
@@ -7,8 +7,9 @@ import { IconNotification } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Expense } from '@fastgate/core/entities/user';
 import { formatUsd } from '@fastgate/core/money';
+import { RESELLER_ONLY } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
 import { dashboardApi, dashboardKeys, type QuotaWarningBody } from './api';
 import locale from './locale';
 import styles from './workplace.module.css';
@@ -87,7 +88,7 @@ function warningSummary(e: Expense, t: T): string {
 
 export function ExpenseCard() {
   const t = usePageLocale(locale);
-  const role = useUserStore((s) => s.role);
+  const reseller = usePermission(RESELLER_ONLY);
   const [editing, setEditing] = useState(false);
   const expense = useQuery({ queryKey: dashboardKeys.expense, queryFn: dashboardApi.expense, staleTime: 0 });
   const e = expense.data;
@@ -118,7 +119,7 @@ export function ExpenseCard() {
               labelStyle={{ paddingRight: 12 }}
               data={[
                 { label: t('workplace.expense.used'), value: <span data-testid="expense-used">{formatUsd(e.used_quota)}</span> },
-                ...(role === 'reseller'
+                ...(reseller
                   ? [
                       { label: t('workplace.expense.allocated'), value: <span data-testid="expense-allocated">{formatUsd(e.allocated_quota)}</span> },
                       { label: t('workplace.expense.toBeAllocated'), value: <span data-testid="expense-to-be-allocated">{formatUsd(e.to_be_allocated)}</span> },

@@ -1,4 +1,4 @@
-// Live rates (reference §1.4): requests and tokens per second (polled every second) and per minute
+// Live rates (docs/ORIGINAL-API.md §1.4): requests and tokens per second (polled every second) and per minute
 // (every 3 s), over the caller's whole scope. Polling stops while the tab is hidden.
 import { Card, Statistic, Tooltip } from '@arco-design/web-react';
 import { useLiveRates } from '../../hooks/live-rates';

@@ -1,4 +1,4 @@
-// Model share (reference §1.4 `GET /dashboard/model/percent/:days`): each model's calls as a ring.
+// Model share (docs/ORIGINAL-API.md §1.4 `GET /dashboard/model/percent/:days`): each model's calls as a ring.
 import { useMemo, useState } from 'react';
 import { Card, Spin } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';

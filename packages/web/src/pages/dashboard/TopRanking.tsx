@@ -1,4 +1,4 @@
-// Top 10 (reference §1.4 `GET /dashboard/data/top`): ranked by spend, by user / app / app key / model,
+// Top 10 (docs/ORIGINAL-API.md §1.4 `GET /dashboard/data/top`): ranked by spend, by user / app / app key / model,
 // for today or the last 7 / 15 / 30 days. Only users rank their app keys and do not rank users; users
 // start on apps, the others on users.
 import { useMemo, useState } from 'react';

@@ -1,4 +1,4 @@
-// The dashboard calls of reference §1.4. Everything is scoped by the server to the caller's role.
+// The dashboard calls of docs/ORIGINAL-API.md §1.4. Everything is scoped by the server to the caller's role.
 import {
   DASHBOARD_BASE_DATA,
   DASHBOARD_CALL_DATA,

@@ -1,4 +1,4 @@
-// Lazy entry point of the dashboard workplace (the landing page), registered in app/pages.ts. ECharts
+// Lazy entry point of the dashboard workplace (the landing page), registered in shell/pages.ts. ECharts
 // lives only in this chunk.
 export const dashboardPages = {
   'dashboard.workplace': () => import('./workplace'),

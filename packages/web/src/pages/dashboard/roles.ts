@@ -1,4 +1,4 @@
-// What each role sees on the workplace (reference §1.4): its base-data cards and its Top 10 rankings.
+// What each role sees on the workplace (docs/ORIGINAL-API.md §1.4): its base-data cards and its Top 10 rankings.
 import type { BaseData, TopType } from '@fastgate/core/entities/dashboard';
 import type { Role } from '@fastgate/core/constants';
 

@@ -1,4 +1,4 @@
-// Dashboard workplace (SPEC §2, the landing page; reference §1.4), laid out like Arco Design Pro's
+// Dashboard workplace (docs/SPEC.md §2.2, the landing page; docs/ORIGINAL-API.md §1.4), laid out like Arco Design Pro's
 // workplace: the overview cards, the call trend and the Top 10 on the left; the expense card (users and
 // resellers), a reseller's margin, the live rates and the model share on the right. Every figure comes from the
 // server's pre-aggregated statistics, scoped to the caller's role.

@@ -1,4 +1,4 @@
-// The public not-found screen (SPEC §2): 404 art and a button back home.
+// The public not-found screen (docs/SPEC.md §2.1): 404 art and a button back home.
 import { Button, Result } from '@arco-design/web-react';
 import { useNavigate } from 'react-router';
 import { useGlobalLocale } from '../../locale';

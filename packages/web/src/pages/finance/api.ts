@@ -1,4 +1,4 @@
-// Finance calls (reference §1.5): bills share the resource verbs under `/finance/bill` (page, detail)
+// Finance calls (docs/ORIGINAL-API.md §1.5): bills share the resource verbs under `/finance/bill` (page, detail)
 // plus the xlsx export; deal records only page.
 import { BILL_EXPORT, BILL_PAGE } from '@fastgate/core/entities/finance';
 import { DEAL_RECORD_PAGE } from '@fastgate/core/entities/user';
@@ -11,7 +11,7 @@ const prefixOf = (pagePath: string) => pagePath.replace(/\/page$/, '');
 export const BILL_PREFIX = prefixOf(BILL_PAGE);
 export const DEAL_RECORD_PREFIX = prefixOf(DEAL_RECORD_PAGE);
 
-/** reference §2.9: the original console saves bill exports under this name. */
+/** docs/ORIGINAL-API.md §2.9: the original console saves bill exports under this name. */
 export const BILL_EXPORT_FILE = '账单明细.xlsx';
 
 export interface BillExportBody {

@@ -1,13 +1,14 @@
-// Bill detail (`/finance/bill_detail?id=`, reference §1.5): the day's figures for one user and the
+// Bill detail (`/finance/bill_detail?id=`, docs/ORIGINAL-API.md §1.5): the day's figures for one user and the
 // same figures per model.
 import { Alert, Button, Card, Descriptions, Spin, Table, Typography } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { BillDetail, ModelStat } from '@fastgate/core/entities/finance';
+import { ADMIN_RESELLER } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
 import { usd } from '../../components/Usd';
-import { routePath } from '../../app/navigation';
+import { routePath } from '../../lib/navigation';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
 import { BILL_PREFIX } from './api';
 import locale from './locale';
 
@@ -19,7 +20,7 @@ export default function BillDetailPage() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const role = useUserStore((s) => s.role);
+  const showOwner = usePermission(ADMIN_RESELLER);
   const id = search.get('id');
   const detail = useResourceDetail<BillDetail>(BILL_PREFIX, id);
   const bill = detail.data;
@@ -48,7 +49,7 @@ export default function BillDetailPage() {
               style={{ marginBottom: 24 }}
               data={[
                 { label: t('finance.bill.statDate'), value: <span data-testid="bill-detail-date">{bill.stat_date}</span> },
-                ...(role === 'admin' || role === 'reseller' ? [{ label: t('finance.bill.userId'), value: bill.user_id }] : []),
+                ...(showOwner ? [{ label: t('finance.bill.userId'), value: bill.user_id }] : []),
                 { label: t('finance.bill.calls'), value: <span data-testid="bill-detail-calls">{num(bill.total)}</span> },
                 { label: t('finance.bill.models'), value: num(bill.models) },
                 { label: t('finance.bill.tokens'), value: <span data-testid="bill-detail-tokens">{num(bill.tokens)}</span> },

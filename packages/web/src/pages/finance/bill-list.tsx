@@ -1,4 +1,4 @@
-// Bills (SPEC §2 finance, reference §1.5): one row per user and day, built by the statistics job.
+// Bills (docs/SPEC.md §2 finance, docs/ORIGINAL-API.md §1.5): one row per user and day, built by the statistics job.
 // Filters: user id (admins and resellers) and the bill date range. Export needs that range, or picked
 // rows (ids win over the range), and saves `账单明细.xlsx`.
 import { useMemo, useState } from 'react';
@@ -6,11 +6,12 @@ import { Button, Message, Tooltip, type TableColumnProps } from '@arco-design/we
 import { IconDownload } from '@arco-design/web-react/icon';
 import type { Bill } from '@fastgate/core/entities/finance';
 import { formatUsd } from '@fastgate/core/money';
+import { ADMIN_RESELLER } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
 import { ResourceTable, type BatchAction } from '../../components/ResourceTable';
 import type { FilterField } from '../../components/SearchForm';
 import { useResourcePage } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
 import { saveBlob } from '../../api/download';
 import { BILL_EXPORT_FILE, BILL_PREFIX, financeApi, type BillExportBody } from './api';
 import locale from './locale';
@@ -57,8 +58,7 @@ export function billFilters(t: T, showOwner: boolean): FilterField[] {
 
 export default function BillList() {
   const t = usePageLocale(locale);
-  const role = useUserStore((s) => s.role);
-  const showOwner = role === 'admin' || role === 'reseller';
+  const showOwner = usePermission(ADMIN_RESELLER);
   const filters = useMemo(() => billFilters(t, showOwner), [t, showOwner]);
   const page = useResourcePage<Bill>(BILL_PREFIX, filters);
   const columns = useMemo(() => billColumns(t, showOwner), [t, showOwner]);

@@ -1,38 +1,36 @@
-// Deal records (SPEC §2 finance, reference §1.5, §3.11): recharges, deductions, gifts and expiries in
+// Deal records (docs/SPEC.md §2 finance, docs/ORIGINAL-API.md §1.5, §3.11): recharges, deductions, gifts and expiries in
 // the caller's scope, newest first. Amounts in dollars, signed by type.
 import { useMemo, type ReactElement } from 'react';
 import { type TableColumnProps } from '@arco-design/web-react';
 import { DealStatus, type DealRecord } from '@fastgate/core/entities/user';
+import { ADMIN_RESELLER } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
 import { ResourceTable } from '../../components/ResourceTable';
 import type { FilterField } from '../../components/SearchForm';
 import { useResourcePage } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
-import userLocale from '../user/locale';
 import { DEAL_RECORD_PREFIX } from './api';
-import { DEAL_TYPES } from './deal';
-import { DealAmount, DealTypeTag } from './DealCells';
+import { DEAL_TYPES } from '../../components/deal/deal';
+import { DealAmount, DealTypeTag } from '../../components/deal/DealCells';
 import locale from './locale';
 
 const DEAL_STATUSES = [DealStatus.Success, DealStatus.Refund, DealStatus.Failed] as const;
 
 export default function DealRecordList() {
   const t = usePageLocale(locale);
-  const u = usePageLocale(userLocale);
-  const role = useUserStore((s) => s.role);
-  const showOwner = role === 'admin' || role === 'reseller';
-  const typeLabel = (type: number) => u(`user.type.${type}` as 'user.type.1');
-  const statusLabel = (status: number) => u(`user.status.${status}` as 'user.status.1');
+  const showOwner = usePermission(ADMIN_RESELLER);
+  const typeLabel = (type: number) => t(`deal.type.${type}` as 'deal.type.1');
+  const statusLabel = (status: number) => t(`deal.status.${status}` as 'deal.status.1');
 
   const filters = useMemo<FilterField[]>(
     () => [
       ...(showOwner ? [{ field: 'user_id', kind: 'number' as const, label: t('finance.deal.userId') }] : []),
-      { field: 'type', kind: 'select', valueType: 'number', label: t('finance.deal.type'), options: DEAL_TYPES.map((v) => ({ value: v, label: u(`user.type.${v}`) })) },
-      { field: 'status', kind: 'select', valueType: 'number', label: t('finance.deal.status'), options: DEAL_STATUSES.map((v) => ({ value: v, label: u(`user.status.${v}`) })) },
+      { field: 'type', kind: 'select', valueType: 'number', label: t('finance.deal.type'), options: DEAL_TYPES.map((v) => ({ value: v, label: t(`deal.type.${v}`) })) },
+      { field: 'status', kind: 'select', valueType: 'number', label: t('finance.deal.status'), options: DEAL_STATUSES.map((v) => ({ value: v, label: t(`deal.status.${v}`) })) },
       { field: 'remark', kind: 'text', label: t('finance.deal.remark') },
       { field: 'created_at', kind: 'dateRange', label: t('finance.deal.createdAt') },
     ],
-    [t, u, showOwner],
+    [t, showOwner],
   );
   const page = useResourcePage<DealRecord>(DEAL_RECORD_PREFIX, filters);
 

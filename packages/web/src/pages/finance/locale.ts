@@ -1,7 +1,7 @@
-import { definePageLocale } from '../../locale';
+import dealLocale from '../../components/deal/locale';
+import { definePageLocale, withLocale } from '../../locale';
 
-// Deal types and statuses are the user pages' `user.type.*` / `user.status.*` (one wording for both).
-export default definePageLocale(
+const page = definePageLocale(
   {
     'finance.bill.title': '账单明细',
     'finance.bill.statDate': '账单日期',
@@ -65,3 +65,5 @@ export default definePageLocale(
     'finance.deal.createdAt': 'Time',
   },
 );
+
+export default withLocale(page, dealLocale);

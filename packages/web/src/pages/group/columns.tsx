@@ -1,13 +1,14 @@
-// Columns and search fields of the group list (reference §3.8). Status and actions come from ResourceTable.
-import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+// Columns and search fields of the group list (docs/ORIGINAL-API.md §3.8). Status and actions come from ResourceTable.
+import { Space, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { GROUP_PREFIX, type Group } from '@fastgate/core/entities/group';
 import { ModelSelect } from '../../components/ModelSelect';
 import type { FilterField } from '../../components/SearchForm';
 import { PublicSwitch } from '../../components/StatusSwitch';
 import type { PageDict } from '../../locale';
-import { AgentSelect, NameTags } from '../agent/parts';
+import { AgentSelect } from '../../components/AgentSelect';
+import { DefaultGroupTag, DiscountTag, ExpiresAt, QuotaUsed, RateLimitTags } from '../../components/group/GroupTags';
+import { NameTags } from '../../components/NameTags';
 import type locale from './locale';
-import { DiscountTag, ExpiresAt, QuotaUsed, RateLimitTags } from './parts';
 
 type Key = typeof locale extends PageDict<infer K> ? K : never;
 type T = (key: Key, vars?: Record<string, string | number>) => string;
@@ -21,11 +22,7 @@ export function groupColumns(t: T): TableColumnProps<Group>[] {
       render: (name: string, row) => (
         <Space size={6}>
           <Typography.Text bold>{name}</Typography.Text>
-          {row.is_default && (
-            <Tag size="small" color="green" data-testid={`group-default-${row.id}`}>
-              {t('group.default')}
-            </Tag>
-          )}
+          {row.is_default && <DefaultGroupTag testId={`group-default-${row.id}`} />}
         </Space>
       ),
     },
@@ -48,7 +45,7 @@ export function groupFilters(t: T, admin: boolean): FilterField[] {
     ...(admin ? [{ field: 'model_agents', kind: 'custom' as const, multiple: true, label: t('group.agentFilter'), render: () => <AgentSelect data-testid="filter-model_agents" /> }] : []),
     { field: 'remark', kind: 'text', label: t('group.remark') },
     { field: 'status', kind: 'status', label: t('group.status') },
-    // Reference §2.5 quirk: the expiry range travels as `created_at`.
+    // docs/ORIGINAL-API.md §2.5 quirk: the expiry range travels as `created_at`.
     { field: 'created_at', kind: 'dateRange', label: t('group.expiresAt') },
   ];
 }

@@ -1,9 +1,10 @@
-// Group form section: quota limit and the six rate limits (SPEC §5: empty or 0 = unlimited).
+// Group form section: quota limit and the six rate limits (docs/SPEC.md §5: empty or 0 = unlimited).
 import { Form, Grid, InputNumber, Switch } from '@arco-design/web-react';
 import { QuotaInput } from '../../components/QuotaInput';
 import { usePageLocale } from '../../locale';
 import locale from './locale';
-import { RATE_LIMIT_KEYS, type GroupValues } from './values';
+import { RATE_LIMIT_KEYS } from '../../components/group/display';
+import type { GroupValues } from './values';
 
 export function LimitsSection() {
   const t = usePageLocale(locale);

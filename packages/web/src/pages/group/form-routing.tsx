@@ -1,4 +1,4 @@
-// Group form section: model agents (admin only) and forwarding (gateway-semantics §1.4; a group's forward
+// Group form section: model agents (admin only) and forwarding (docs/ORIGINAL-GATEWAY.md §1.4; a group's forward
 // config replaces the model's). Each forward rule shows only the fields it uses.
 import { Button, Checkbox, Form, Grid, Input, InputNumber, Radio, Space, Switch } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
@@ -6,9 +6,9 @@ import { ForwardRule, LbStrategy, MatchRule } from '@fastgate/core/entities/cata
 import { QuotaInput } from '../../components/QuotaInput';
 import { required } from '../../components/rules';
 import { usePageLocale } from '../../locale';
-import { AgentSelect } from '../agent/parts';
+import { AgentSelect } from '../../components/AgentSelect';
 import locale from './locale';
-import { OneModelSelect } from './parts';
+import { OneModelSelect } from './OneModelSelect';
 import type { GroupValues } from './values';
 
 /** A row input of a list: full width, its error message under it. */

@@ -1,4 +1,4 @@
-// Group create and update (reference §3.8) for admins and resellers. Discount is typed in percent;
+// Group create and update (docs/ORIGINAL-API.md §3.8) for admins and resellers. Discount is typed in percent;
 // limits and routing sit in their own sections (form-limits.tsx, form-routing.tsx). Model agents are
 // admin-only records, so a reseller's form has no agent section.
 import { DatePicker, Divider, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
@@ -6,10 +6,11 @@ import { Status } from '@fastgate/core/constants';
 import { GROUP_PREFIX, type Group } from '@fastgate/core/entities/group';
 import { MODEL_PREFIX } from '@fastgate/core/entities/model';
 import { VIP_PREFIX } from '@fastgate/core/entities/vip';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
 import { ResourceSelect } from '../../components/ResourceSelect';
 import { useDiscountFloor } from '../../components/discount-floor';
 import { ModelSelect } from '../../components/ModelSelect';
-import { usePermission } from '../../components/Permission';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
@@ -19,12 +20,11 @@ import locale from './locale';
 import { groupInitialValues, groupToBody, groupToValues, type GroupValues } from './values';
 
 const MAX = 100;
-const ADMIN = ['admin'] as const;
 
-export function GroupForm({ mode }: { mode: FormMode }) {
+function GroupForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
-  const admin = usePermission(ADMIN);
+  const admin = usePermission(ADMIN_ONLY);
   const floor = useDiscountFloor();
   return (
     <ResourceForm<Group, GroupValues>

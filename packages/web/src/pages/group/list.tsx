@@ -1,10 +1,11 @@
-// Group list (SPEC §2, admin and reseller). An admin manages every group; a reseller only its own
+// Group list (docs/SPEC.md §2.2, admin and reseller). An admin manages every group; a reseller only its own
 // (`owned: true`: without it the page also lists the admin groups the reseller may use, which it
 // cannot edit). The expiry can be changed from the row (`change/expire`).
 import { useMemo, useState } from 'react';
 import { DatePicker, Form, Message, Modal } from '@arco-design/web-react';
 import { GROUP_PREFIX, type Group } from '@fastgate/core/entities/group';
 import { MODEL_PREFIX } from '@fastgate/core/entities/model';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { usePermission } from '../../components/Permission';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourceMutation, useResourcePage } from '../../hooks/resource';
@@ -12,7 +13,6 @@ import { useGlobalLocale, usePageLocale } from '../../locale';
 import { groupColumns, groupFilters } from './columns';
 import locale from './locale';
 
-const ADMIN = ['admin'] as const;
 const OWNED = { owned: true };
 
 function ExpireModal({ group, onClose }: { group: Group | null; onClose: () => void }) {
@@ -55,7 +55,7 @@ function ExpireModal({ group, onClose }: { group: Group | null; onClose: () => v
 
 export default function GroupList() {
   const t = usePageLocale(locale);
-  const admin = usePermission(ADMIN);
+  const admin = usePermission(ADMIN_ONLY);
   const filters = useMemo(() => groupFilters(t, admin), [t, admin]);
   const columns = useMemo(() => groupColumns(t), [t]);
   const page = useResourcePage<Group>(GROUP_PREFIX, filters, admin ? undefined : OWNED);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ForwardRule, MatchRule } from '@fastgate/core/entities/catalogue';
 import { groupCreateSchema, type Group } from '@fastgate/core/entities/group';
-import { discountPercent, forwardBody, groupInitialValues, groupToBody, groupToValues, type GroupValues } from './values';
+import { discountPercent } from '../../components/group/display';
+import { forwardBody, groupInitialValues, groupToBody, groupToValues, type GroupValues } from './values';
 
 const row: Group = {
   id: 'g1', user_id: 0, name: 'VIP', discount: 0.8, is_default: false, status: 1, models: ['m1'], model_names: ['gpt'], is_public: true, vip_levels: [], weight: 5,

@@ -1,19 +1,12 @@
-// Group form values ⇄ wire (reference §3.8): the discount is typed as a percent and returned as a
-// fraction; rate limits left empty mean 0 (unlimited, SPEC §5); keyword forwarding is edited as rows and
+// Group form values ⇄ wire (docs/ORIGINAL-API.md §3.8): the discount is typed as a percent and returned as a
+// fraction; rate limits left empty mean 0 (unlimited, docs/SPEC.md §5); keyword forwarding is edited as rows and
 // sent as the two index-paired arrays; "" expires never.
-import { ForwardRule, LbStrategy, MatchRule, forwardConfigSchema, type RateLimits } from '@fastgate/core/entities/catalogue';
-import type { Group } from '@fastgate/core/entities/group';
-import { Status } from '@fastgate/core/constants';
+import { ForwardRule, MatchRule, forwardConfigSchema, type RateLimits } from '@fastgate/core/entities/catalogue';
+import { groupResource, type Group } from '@fastgate/core/entities/group';
+import type { Fields } from '@fastgate/core/resource';
+import { discountPercent, RATE_LIMIT_KEYS } from '../../components/group/display';
 
-/** Wire fraction (0.8) → the percent a person reads and types (80); 0.01 % steps, as stored. */
-export function discountPercent(fraction: number): number {
-  return Math.round(fraction * 10_000) / 100;
-}
-
-/** Requests, tokens, and requests per client IP; each per second, minute and day. */
-export const RATE_LIMIT_KEYS = ['rps', 'rpm', 'rpd', 'tps', 'tpm', 'tpd', 'ips', 'ipm', 'ipd'] as const satisfies readonly (keyof RateLimits)[];
-
-export interface KeywordRow {
+interface KeywordRow {
   keyword: string;
   target_model?: string;
 }
@@ -28,46 +21,31 @@ export interface ForwardValues {
   used_quota?: number;
 }
 
-export interface GroupValues {
-  name: string;
-  discount: number;
-  models?: string[];
-  is_default: boolean;
-  is_public: boolean;
-  vip_levels?: string[];
-  weight: number;
-  expires_at?: string;
-  remark?: string;
-  is_limit_quota: boolean;
-  quota?: number;
-  rate_limits?: Partial<Record<keyof RateLimits, number | undefined | null>>;
-  is_enable_model_agent: boolean;
-  lb_strategy: number;
-  model_agents?: string[];
-  is_enable_forward: boolean;
-  forward_config?: ForwardValues;
-  status: number;
-}
+/**
+ * The form's values: the group's fields as declared (core entities/group.ts), except the rate limits
+ * (empty = 0, unlimited) and forwarding (rows, above), with the fields a cleared input leaves empty optional.
+ */
+type Optional = 'models' | 'vip_levels' | 'expires_at' | 'remark' | 'quota' | 'model_agents';
+type GroupFields = Fields<typeof groupResource>;
+export type GroupValues = Omit<GroupFields, 'rate_limits' | 'forward_config' | Optional> &
+  Partial<Pick<GroupFields, Optional>> & {
+    rate_limits?: Partial<Record<keyof RateLimits, number | undefined | null>>;
+    forward_config?: ForwardValues;
+  };
 
+/** Starting values of the create form: the declared defaults, full price, weight 1, no limits shown. */
 export const groupInitialValues: Partial<GroupValues> = {
+  ...groupResource.defaults(),
   discount: 100,
   weight: 1,
-  is_default: false,
-  is_public: false,
-  is_limit_quota: false,
-  quota: 0,
-  is_enable_model_agent: false,
-  lb_strategy: LbStrategy.RoundRobin,
-  is_enable_forward: false,
+  rate_limits: {},
   forward_config: { forward_rule: ForwardRule.All, match_rule: [MatchRule.Regex], keyword_rows: [] },
-  expires_at: '',
-  status: Status.Normal,
 };
 
 export function groupToValues(row: Group): Partial<GroupValues> {
   const f = row.forward_config;
   return {
-    ...row,
+    ...groupResource.pick(row),
     discount: discountPercent(row.discount),
     // 0 = unlimited: shown as an empty input.
     rate_limits: Object.fromEntries(RATE_LIMIT_KEYS.map((k) => [k, row.rate_limits?.[k] || undefined])),
@@ -107,25 +85,19 @@ export function groupToBody(v: GroupValues, admin: boolean): object {
   const forward = forwardBody(v.forward_config);
   // A switched-off forward keeps its rule when it is complete; an incomplete one would fail the request.
   const keepForward = v.is_enable_forward || forwardConfigSchema.safeParse(forward).success;
+  const { forward_config: _forward, ...fields } = groupResource.pick(v);
   return {
+    ...fields,
     name: v.name.trim(),
-    discount: v.discount,
     models: v.models ?? [],
-    is_default: v.is_default,
-    is_public: v.is_public,
     vip_levels: v.vip_levels ?? [],
-    weight: v.weight,
     expires_at: v.expires_at ?? '',
     remark: v.remark ?? '',
-    is_limit_quota: v.is_limit_quota,
     quota: v.is_limit_quota ? (v.quota ?? 0) : 0,
     rate_limits: Object.fromEntries(RATE_LIMIT_KEYS.map((k) => [k, v.rate_limits?.[k] ?? 0])),
     // Agents are admin-only: a reseller's group never routes through them (the server refuses it).
     is_enable_model_agent: admin && v.is_enable_model_agent,
-    lb_strategy: v.lb_strategy,
     model_agents: admin ? (v.model_agents ?? []) : [],
-    is_enable_forward: v.is_enable_forward,
     ...(keepForward ? { forward_config: forward } : {}),
-    status: v.status,
   };
 }

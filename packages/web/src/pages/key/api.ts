@@ -1,4 +1,4 @@
-// Model-key calls beyond the shared verbs (reference §3.4): the copy button's explicit reveal.
+// Model-key calls beyond the shared verbs (docs/ORIGINAL-API.md §3.4): the copy button's explicit reveal.
 import { KEY_PREFIX, KeyType } from '@fastgate/core/entities/provider-key';
 import { post } from '../../api/http';
 import { API } from '../../api/paths';

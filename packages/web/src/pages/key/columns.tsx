@@ -1,4 +1,4 @@
-// Columns and search fields of the model key list (reference §3.4). Status and actions come from
+// Columns and search fields of the model key list (docs/ORIGINAL-API.md §3.4). Status and actions come from
 // ResourceTable; keys are masked, and the copy button fetches the full value on click. Health is each
 // key's circuit breaker as the gateway sees it (issue 13).
 import { Space, Typography, type TableColumnProps } from '@arco-design/web-react';
@@ -10,8 +10,11 @@ import { MaskedKey } from '../../components/MaskedKey';
 import { ModelSelect } from '../../components/ModelSelect';
 import type { FilterField } from '../../components/SearchForm';
 import type { PageDict } from '../../locale';
-import { BreakerTag } from '../agent/BreakerTag';
-import { AgentSelect, AutoDisabledTag, FlagTag, NameTags } from '../agent/parts';
+import { AgentSelect } from '../../components/AgentSelect';
+import { FlagTag } from '../../components/FlagTag';
+import { AutoDisabledTag } from '../../components/health/AutoDisabledTag';
+import { BreakerTag } from '../../components/health/BreakerTag';
+import { NameTags } from '../../components/NameTags';
 import { revealModelKey } from './api';
 import type locale from './locale';
 

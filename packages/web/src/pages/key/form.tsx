@@ -1,15 +1,17 @@
-// Model key create and update (reference §3.4, `/key/*` with `type: 2`). Create takes many keys, one per
+// Model key create and update (docs/ORIGINAL-API.md §3.4, `/key/*` with `type: 2`). Create takes many keys, one per
 // line, each becoming its own record with the same settings; update edits one record. Detail answers the
 // key masked (issue 11): update shows the mask and sends a key only when a new one is typed.
-// The route is open to every role (SPEC §2), but model keys are admin-only on the server: other roles
+// The route is open to every role (docs/SPEC.md §2.2), but model keys are admin-only on the server: other roles
 // are pointed at their app keys instead of a form that can only fail.
 import { Alert, Button, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
 import { useNavigate } from 'react-router';
 import { Status } from '@fastgate/core/constants';
 import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
-import { KEY_LINE, KEY_PREFIX, KeyType, modelKeyCreateSchema, type ModelKey } from '@fastgate/core/entities/provider-key';
+import { KEY_LINE, KEY_PREFIX, KeyType, modelKeyCreateSchema, providerKeyResource, type ModelKey } from '@fastgate/core/entities/provider-key';
+import type { Fields } from '@fastgate/core/resource';
 import { splitKeys } from '@fastgate/core/entities/model-agent';
-import { routePath } from '../../app/navigation';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
+import { routePath } from '../../lib/navigation';
 import { CorpSelect } from '../../components/CorpSelect';
 import { ModelSelect } from '../../components/ModelSelect';
 import { usePermission } from '../../components/Permission';
@@ -17,39 +19,30 @@ import { QuotaInput } from '../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required, zodRule } from '../../components/rules';
 import { tm, useGlobalLocale, usePageLocale } from '../../locale';
-import { AgentSelect } from '../agent/parts';
+import { AgentSelect } from '../../components/AgentSelect';
 import locale from './locale';
 
-interface Values {
-  corp: string;
-  key: string;
-  /** Update: the stored key's mask, shown only. */
-  key_mask?: string;
-  models?: string[];
-  model_agents?: string[];
-  is_agents_only: boolean;
-  is_never_disable: boolean;
-  weight: number;
-  is_limit_quota: boolean;
-  quota?: number;
-  remark?: string;
-  status: number;
-}
+/** The key's settings as declared (core entities/provider-key.ts), with the fields a cleared input leaves empty optional, and the key text. */
+type Optional = 'models' | 'model_agents' | 'quota' | 'remark';
+type KeyFields = Fields<typeof providerKeyResource>;
+type Values = Omit<KeyFields, Optional> &
+  Partial<Pick<KeyFields, Optional>> & {
+    key: string;
+    /** Update: the stored key's mask, shown only. */
+    key_mask?: string;
+  };
 
-const ADMIN = ['admin'] as const;
-
-/** One key on update (SPEC §5 format). */
+/** One key on update (docs/SPEC.md §5 format). */
 const oneKeyRule = {
   validator: (value: unknown, callback: (error?: string) => void) => callback(!value || KEY_LINE.test(String(value).trim()) ? undefined : tm('key.format')),
 };
 
 /** Detail → form: the key field starts empty ('' keeps the stored key); the mask is shown beside it. */
-const toValues = (row: ModelKey): Partial<Values> => ({ ...row, key: '', key_mask: row.key });
+const toValues = (row: ModelKey): Partial<Values> => ({ ...providerKeyResource.pick(row), key: '', key_mask: row.key });
 
 function toBody(v: Values, mode: FormMode): object {
-  const { key_mask: _mask, ...rest } = v;
   return {
-    ...rest,
+    ...providerKeyResource.pick(v),
     type: KeyType.Model,
     key: mode === 'create' ? splitKeys(v.key).join('\n') : (v.key ?? '').trim(),
     models: v.models ?? [],
@@ -77,10 +70,10 @@ function NotForRole() {
   );
 }
 
-export function KeyForm({ mode }: { mode: FormMode }) {
+function KeyForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
-  const admin = usePermission(ADMIN);
+  const admin = usePermission(ADMIN_ONLY);
   const [form] = Form.useForm<Values>();
   const keyText = Form.useWatch('key', form);
   if (!admin) return <NotForRole />;
@@ -93,7 +86,7 @@ export function KeyForm({ mode }: { mode: FormMode }) {
       form={form}
       labelSpan={5}
       alsoInvalidate={[MODEL_AGENT_PREFIX]}
-      initialValues={{ weight: 1, is_agents_only: false, is_never_disable: false, is_limit_quota: false, quota: 0, status: Status.Normal, remark: '' }}
+      initialValues={providerKeyResource.defaults()}
       toValues={toValues}
       toBody={toBody}
     >

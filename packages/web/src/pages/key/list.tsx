@@ -1,6 +1,6 @@
-// Model key list (SPEC §2 "model key list", admin): `/key/page` with `type: 2` fixed. Besides the
+// Model key list (docs/SPEC.md §2.2 "model key list", admin): `/key/page` with `type: 2` fixed. Besides the
 // selection's batch actions, the toolbar applies status or delete to every key matching the applied
-// filter (`all-status` / `all-delete`, reference §2.8), confirmed with the matching count. Each row
+// filter (`all-status` / `all-delete`, docs/ORIGINAL-API.md §2.8), confirmed with the matching count. Each row
 // shows its key's circuit breaker and can test the key with one real request (issue 13).
 import { useMemo } from 'react';
 import { Button, Dropdown, Menu, Message, Modal } from '@arco-design/web-react';
@@ -11,7 +11,7 @@ import { KEY_PREFIX, KeyType, type ModelKey } from '@fastgate/core/entities/prov
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourceMutation, useResourcePage } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { useBreakers, useKeyTest } from '../agent/breakers';
+import { useBreakers, useKeyTest } from '../../components/health/breakers';
 import { keyColumns, keyFilters } from './columns';
 import locale from './locale';
 

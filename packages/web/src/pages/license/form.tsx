@@ -3,45 +3,14 @@
 import { Alert, Button, DatePicker, Form, Input, InputNumber, Select, Space, Switch } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { Status } from '@fastgate/core/constants';
-import { LICENSE_PREFIX, LicenseType, type License, type LicenseNode } from '@fastgate/core/entities/license';
+import { LICENSE_PREFIX, LicenseType, type License } from '@fastgate/core/entities/license';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import locale from './locale';
+import { licenseInitialValues, licenseToBody, licenseToValues, type LicenseValues } from './values';
 
-interface Values {
-  name: string;
-  email?: string;
-  phone?: string;
-  type: number;
-  node?: number;
-  user_count?: number;
-  app_count?: number;
-  expires_at?: string;
-  is_node_visible: boolean;
-  remark?: string;
-  nodes?: Partial<LicenseNode>[];
-  status: number;
-}
-
-const toBody = (v: Values) => ({
-  name: v.name.trim(),
-  email: v.email?.trim() ?? '',
-  phone: v.phone?.trim() ?? '',
-  type: v.type,
-  node: v.node ?? 0,
-  user_count: v.user_count ?? 0,
-  app_count: v.app_count ?? 0,
-  expires_at: v.expires_at ?? '',
-  is_node_visible: v.is_node_visible,
-  remark: v.remark ?? '',
-  nodes: (v.nodes ?? []).map((n) => ({ ip: n.ip ?? '', mac: n.mac ?? '', node_id: n.node_id ?? '' })),
-  status: v.status,
-});
-
-const toValues = (row: License): Partial<Values> => ({ ...row, node: row.node || undefined, user_count: row.user_count || undefined, app_count: row.app_count || undefined });
-
-export function LicenseForm({ mode }: { mode: FormMode }) {
+function LicenseForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
   const count = (field: 'node' | 'user_count' | 'app_count', label: string) => (
@@ -50,14 +19,14 @@ export function LicenseForm({ mode }: { mode: FormMode }) {
     </Form.Item>
   );
   return (
-    <ResourceForm<License, Values>
+    <ResourceForm<License, LicenseValues>
       prefix={LICENSE_PREFIX}
       mode={mode}
       listRoute="license.list"
       title={tk(`menu.license.${mode}`)}
-      initialValues={{ type: LicenseType.Commercial, is_node_visible: false, status: Status.Normal, nodes: [] }}
-      toValues={toValues}
-      toBody={toBody}
+      initialValues={licenseInitialValues}
+      toValues={licenseToValues}
+      toBody={licenseToBody}
     >
       <Alert type="info" content={t('license.signed')} style={{ marginBottom: 16 }} />
       <Form.Item label={t('license.name')} field="name" rules={[required(t('license.name.required')), { maxLength: 100 }]}>

@@ -1,4 +1,4 @@
-// Lazy entry points of the license screens (admin), registered in app/pages.ts.
+// Lazy entry points of the license screens (admin), registered in shell/pages.ts.
 export const licensePages = {
   'license.list': () => import('./list'),
   'license.create': () => import('./form').then((m) => ({ default: m.CreateLicense })),

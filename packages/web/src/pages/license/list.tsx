@@ -1,4 +1,4 @@
-// License list (SPEC §2, admin): issued licenses with their limits; each row copies its secret key.
+// License list (docs/SPEC.md §2.2, admin): issued licenses with their limits; each row copies its secret key.
 import { useMemo } from 'react';
 import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { LICENSE_PREFIX, type License } from '@fastgate/core/entities/license';

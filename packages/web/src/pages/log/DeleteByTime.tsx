@@ -1,5 +1,5 @@
 // Admin: delete the logs of a request-time range, optionally of one user and some results
-// (`batch/operate` action `time`, reference §1.6). The server deletes in the background.
+// (`batch/operate` action `time`, docs/ORIGINAL-API.md §1.6). The server deletes in the background.
 import { useState } from 'react';
 import { Alert, Checkbox, Form, InputNumber, Message, Modal } from '@arco-design/web-react';
 import { LOG_STATUSES, type LogKind } from '@fastgate/core/entities/call-log';

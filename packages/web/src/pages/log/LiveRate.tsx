@@ -1,4 +1,4 @@
-// The chat log's live RPM/TPM badge (reference §1.4: the original polls `/dashboard/per/minute` every 3 s
+// The chat log's live RPM/TPM badge (docs/ORIGINAL-API.md §1.4: the original polls `/dashboard/per/minute` every 3 s
 // with the page's filter). A failed poll keeps the last numbers instead of toasting every 3 s.
 import { Badge, Space, Tooltip, Typography } from '@arco-design/web-react';
 import { usePerMinute } from '../../hooks/live-rates';

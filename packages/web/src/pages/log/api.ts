@@ -1,4 +1,4 @@
-// Call-log calls beyond the shared page/detail verbs (reference §1.6): the copy reveal of masked values,
+// Call-log calls beyond the shared page/detail verbs (docs/ORIGINAL-API.md §1.6): the copy reveal of masked values,
 // the xlsx export and the admin batch (ids or a time range).
 import { logPath, type LogBatchInput, type LogFilter, type LogKind } from '@fastgate/core/entities/call-log';
 import { post, postBlob } from '../../api/http';

@@ -1,4 +1,4 @@
-// Columns and search fields of the call-log lists (reference §1.6, §3.14), one set for every kind. Rows
+// Columns and search fields of the call-log lists (docs/ORIGINAL-API.md §1.6, §3.14), one set for every kind. Rows
 // carry the masked app key; its copy button reveals the real one through `/log/<kind>/copy/field`.
 import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';

@@ -1,4 +1,4 @@
-// A call log in a drawer (reference §5.12: log details open inside the list, not on a route): basics with
+// A call log in a drawer (docs/ORIGINAL-API.md §5.12: log details open inside the list, not on a route): basics with
 // the copy buttons each role may use, timings, how the spend came about (each line item of the price),
 // the request messages as text,
 // the prompt and completion, and every attempt of the same trace.
@@ -11,7 +11,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { MaskedKey } from '../../components/MaskedKey';
 import { useResourceDetail } from '../../hooks/resource';
 import { tm, usePageLocale } from '../../locale';
-import { formatDollars, formatTokens } from '../model/pricing';
+import { formatDollars, formatTokens } from '../../components/price/pricing';
 import { logApi, logPrefix } from './api';
 import { Attempts } from './Attempts';
 import { usd } from '../../components/Usd';

@@ -1,13 +1,14 @@
-// Call-log lists (SPEC §2, all roles, one screen per kind): server-side filters with the request time
+// Call-log lists (docs/SPEC.md §2.2, all roles, one screen per kind): server-side filters with the request time
 // defaulting to today, role-dependent columns, the detail drawer, xlsx export (the chat log needs a
-// request-time range and a result, SPEC §2), the chat log's live RPM/TPM, and admin deletion by
+// request-time range and a result, docs/SPEC.md §2.4), the chat log's live RPM/TPM, and admin deletion by
 // selection or by time range.
 import { useMemo, useState, type ComponentType } from 'react';
 import { Button, Message, Tooltip } from '@arco-design/web-react';
 import { IconDelete, IconDownload } from '@arco-design/web-react/icon';
 import { useQueryClient } from '@tanstack/react-query';
 import { LOG_EXPORT_FILES, LOG_KINDS, type CallLogRow, type LogKind } from '@fastgate/core/entities/call-log';
-import { serverNow } from '../../app/server-time';
+import { ADMIN_ONLY, ADMIN_RESELLER } from '@fastgate/core/routes';
+import { serverNow } from '../../lib/server-time';
 import { usePermission } from '../../components/Permission';
 import { ResourceTable, type BatchAction } from '../../components/ResourceTable';
 import { resourceKeys, useResourcePage } from '../../hooks/resource';
@@ -21,8 +22,6 @@ import { LogDetailDrawer } from './detail';
 import { LiveRate } from './LiveRate';
 import locale from './locale';
 
-const ADMIN = ['admin'] as const;
-const OWNERS = ['admin', 'reseller'] as const;
 const FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /** Today on the server's clock, 00:00:00 to 23:59:59, in the wire format. */
@@ -35,8 +34,8 @@ function LogList({ kind }: { kind: LogKind }) {
   const t = usePageLocale(locale);
   const { tk } = useGlobalLocale();
   const client = useQueryClient();
-  const admin = usePermission(ADMIN);
-  const showOwner = usePermission(OWNERS);
+  const admin = usePermission(ADMIN_ONLY);
+  const showOwner = usePermission(ADMIN_RESELLER);
   const viewer: Viewer = useMemo(() => ({ admin, showOwner }), [admin, showOwner]);
   const prefix = logPrefix(kind);
   const api = useMemo(() => logApi(kind), [kind]);
@@ -66,7 +65,7 @@ function LogList({ kind }: { kind: LogKind }) {
       setExporting(false);
     }
   };
-  // SPEC §2: the chat log exports only with a request-time range and a result chosen.
+  // docs/SPEC.md §2.4: the chat log exports only with a request-time range and a result chosen.
   const exportReady = kind !== 'chat' || (Array.isArray(filter.req_time) && filter.req_time.length === 2 && filter.status !== undefined);
   const exportButton = (
     <Button icon={<IconDownload />} loading={exporting} disabled={!exportReady} onClick={() => void download(filter)} data-testid="log-export">

@@ -1,4 +1,4 @@
-// Sign in with account + password or email + code (reference §4). The channel sent becomes the role.
+// Sign in with account + password or email + code (docs/ORIGINAL-API.md §4). The channel sent becomes the role.
 import { useState } from 'react';
 import { Button, Form, Input, Link, Message, Tabs } from '@arco-design/web-react';
 import { IconEmail, IconLock, IconSafe, IconUser } from '@arco-design/web-react/icon';
@@ -7,8 +7,8 @@ import type { Channel } from '@fastgate/core/constants';
 import { emailField } from '@fastgate/core/schemas/fields';
 import type { LoginOptions, LoginResult } from '@fastgate/core/schemas/auth';
 import { authApi } from '../../api/auth';
-import { afterLoginPath } from '../../app/routing';
-import { loadUserInfo } from '../../app/session';
+import { afterLoginPath } from '../../shell/routing';
+import { loadUserInfo } from '../../shell/session';
 import { CaptchaButton } from '../../components/CaptchaButton';
 import { required, zodRule } from '../../components/rules';
 import { usePageLocale } from '../../locale';
@@ -74,7 +74,7 @@ export function LoginForm({ channel, options, onRegister, onForget, initialAccou
       if ('two_factor' in result) setTicket(result.ticket);
       else await finish(result);
     } catch {
-      // SPEC §4: a failed login clears the token (errors are shown by the HTTP client).
+      // docs/SPEC.md §4.1: a failed login clears the token (errors are shown by the HTTP client).
       store.setToken(null);
     } finally {
       setLoading(false);

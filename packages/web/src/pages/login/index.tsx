@@ -1,8 +1,8 @@
-// The three login screens (SPEC §2): /login (user), /admin, /reseller share this page with a channel.
+// The three login screens (docs/SPEC.md §2.1): /login (user), /admin, /reseller share this page with a channel.
 import { useState } from 'react';
 import { Carousel, Spin } from '@arco-design/web-react';
 import type { Channel } from '@fastgate/core/constants';
-import { useSite } from '../../app/site';
+import { useSite } from '../../lib/site';
 import { LanguagePicker } from '../../components/LanguagePicker';
 import { usePageLocale } from '../../locale';
 import { AccountForm } from './AccountForm';

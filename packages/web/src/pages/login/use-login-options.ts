@@ -15,7 +15,7 @@ export function useLoginOptions(channel: Channel): { options: LoginOptions; load
   const { data, isLoading } = useQuery({ queryKey: ['open', 'sys', 'config'], queryFn: authApi.openSysConfig, staleTime: 60_000 });
   const section = SECTION[channel];
   const options = { ...SYS_CONFIG_DEFAULTS[section], ...data?.[section] };
-  // Admins never self-register (SPEC §2: the admin screen says to contact an administrator).
+  // Admins never self-register (docs/SPEC.md §2.4: the admin screen says to contact an administrator).
   if (channel === 'admin') options.email_register = false;
   return { options, loading: isLoading };
 }

@@ -10,7 +10,7 @@ import locale from './locale';
 /** Tables need more room than single inputs: a wider wrapper column for their Form.Item. */
 export const TABLE_WRAPPER = { span: 18 };
 
-export interface QuotaColumn {
+interface QuotaColumn {
   key: string;
   title: ReactNode;
   width?: number;

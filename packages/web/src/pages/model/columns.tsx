@@ -1,27 +1,19 @@
-// Columns and search fields of the model list (reference §3.5: filters corp, name, model, type, group,
+// Columns and search fields of the model list (docs/ORIGINAL-API.md §3.5: filters corp, name, model, type, group,
 // remark, status, created_at). Status, actions and batch actions come from ResourceTable.
-import { useMemo } from 'react';
 import { Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { GROUP_PREFIX } from '@fastgate/core/entities/group';
-import { MODEL_TYPE_LABELS, MODEL_TYPES, type Model, type ModelTypeValue } from '@fastgate/core/entities/model';
+import type { Model } from '@fastgate/core/entities/model';
 import type { Locale } from '@fastgate/core/constants';
 import { CorpSelect } from '../../components/CorpSelect';
+import { typeLabel } from '../../components/model-types';
 import { ResourceSelect } from '../../components/ResourceSelect';
 import type { FilterField } from '../../components/SearchForm';
-import { useGlobalLocale, type PageDict } from '../../locale';
-import { PriceList } from './PriceList';
+import type { PageDict } from '../../locale';
+import { PriceList } from '../../components/price/PriceList';
 import type localeDict from './locale';
 
 type Keys = typeof localeDict extends PageDict<infer K> ? K : never;
 type T = (key: Keys, vars?: Record<string, string | number>) => string;
-
-export const typeLabel = (type: number, lang: Locale) => MODEL_TYPE_LABELS[type as ModelTypeValue]?.[lang] ?? String(type);
-
-/** Model types as picker options in the current language. */
-export function useTypeOptions() {
-  const { locale: lang } = useGlobalLocale();
-  return useMemo(() => MODEL_TYPES.map((type) => ({ label: MODEL_TYPE_LABELS[type][lang], value: type as number })), [lang]);
-}
 
 /** Names as tags, the first few shown and the rest in a tooltip. */
 export function Names({ names, max = 3 }: { names: readonly string[]; max?: number }) {

@@ -3,7 +3,7 @@ import { ForwardRule, MatchRule } from '@fastgate/core/entities/catalogue';
 import { MODEL_TYPES, modelCreateSchema, ModelType, type Model } from '@fastgate/core/entities/model';
 import { BillingMethod } from '@fastgate/core/entities/model-quota';
 import { forwardToBody, forwardToValues, newModelValues, pricesToRatios, ratiosToPrices, toFormValues, toRequestBody, type ModelFormValues } from './convert';
-import { discounted, formatDollars, formatTokens, priceLines, priceToRatio, quotaKeyOf, ratioToPrice } from './pricing';
+import { discounted, formatDollars, formatTokens, priceLines, priceToRatio, quotaKeyOf, ratioToPrice } from '../../components/price/pricing';
 
 const base = (over: Partial<ModelFormValues> = {}): ModelFormValues => ({ ...newModelValues(), corp: 'c1', name: 'GPT', model: 'gpt-4o', ...over });
 
@@ -118,7 +118,7 @@ describe('form values from a detail row', () => {
       id: 'm1', corp: 'c1', name: 'GPT', model: 'gpt', type: 1, status: 1, corp_name: 'OpenAI', corp_code: 'OpenAI', base_url: '', path: '', remark: '',
       request_data_format: 1, response_data_format: 1, is_public: true, groups: ['g'], group_names: ['G'], is_enable_preset_config: false,
       preset_config: { is_support_system_role: true, system_role_prompt: '', min_tokens: 0, max_tokens: 0, is_support_stream: true },
-      is_enable_model_agent: false, lb_strategy: 1, model_agents: [], model_agent_names: [], upstream_wires: ['chat'], is_enable_forward: false, forward_config: null,
+      is_enable_model_agent: false, lb_strategy: 1, model_agents: [], model_agent_names: [], upstream_wires: ['chat'], is_enable_forward: false, forward_config: null, context_window: 0, max_output_tokens: 0,
       is_enable_fallback: true, fallback_config: { model_agent: '', model: 'm2', model_agent_name: '', model_name: 'M2' }, created_at: '', updated_at: '',
       text_quota: { billing_method: 1, prompt_ratio: 1, completion_ratio: 3, cached_ratio: 0, fixed_quota: 0 },
     } satisfies Model;

@@ -1,13 +1,12 @@
-// The model form's values ⇄ the wire (reference §3.5, §5.9). The form holds every price block with its
+// The model form's values ⇄ the wire (docs/ORIGINAL-API.md §3.5, §5.9). The form holds every price block with its
 // `*_ratio` fields as `*_price` in $ per 1M tokens; the body carries ratios (× 0.5) and only the block
 // the model's type (or its Midjourney corp) uses. Forward keywords are rows of keyword → target model.
-import { ForwardRule, MatchRule, forwardConfigSchema, LbStrategy, type ForwardConfig, type ForwardConfigWire } from '@fastgate/core/entities/catalogue';
-import { DataFormat, ModelType, presetConfigSchema, type Model, type ModelTypeValue, type PresetConfig } from '@fastgate/core/entities/model';
+import { ForwardRule, MatchRule, forwardConfigSchema, type ForwardConfig, type ForwardConfigWire } from '@fastgate/core/entities/catalogue';
+import { ModelType, modelResource, type Model, type ModelFields } from '@fastgate/core/entities/model';
 import { BillingMethod, BillingRule, QUOTA_KEYS, type ModelQuotas } from '@fastgate/core/entities/model-quota';
-import { Status } from '@fastgate/core/constants';
 import type { z } from 'zod';
 import type { modelCreateSchema } from '@fastgate/core/entities/model';
-import { priceToRatio, quotaKeyOf, ratioToPrice, type QuotaKey } from './pricing';
+import { priceToRatio, quotaKeyOf, ratioToPrice, type QuotaKey } from '../../components/price/pricing';
 
 /** A quota block as the form holds it: each `x_ratio` becomes `x_price` ($ / 1M tokens), numbers may be empty. */
 export type Priced<T> = T extends readonly (infer U)[]
@@ -16,10 +15,10 @@ export type Priced<T> = T extends readonly (infer U)[]
     ? { [K in keyof T as K extends `${infer P}_ratio` ? `${P}_price` : K]?: Priced<T[K]> }
     : T;
 
-export type PricedQuotas = { [K in QuotaKey]: Priced<NonNullable<ModelQuotas[K]>> };
+type PricedQuotas = { [K in QuotaKey]: Priced<NonNullable<ModelQuotas[K]>> };
 
-export interface KeywordRow {
-  /** One keyword; `|` inside it reads "or" (gateway-semantics §1.4). */
+interface KeywordRow {
+  /** One keyword; `|` inside it reads "or" (docs/ORIGINAL-GATEWAY.md §1.4). */
   keyword?: string;
   target_model?: string;
 }
@@ -38,29 +37,20 @@ export interface ForwardValues {
   content_length?: number;
 }
 
-export interface ModelFormValues extends PricedQuotas {
-  corp?: string;
-  name?: string;
-  model?: string;
-  type?: ModelTypeValue;
-  base_url?: string;
-  path?: string;
-  remark?: string;
-  request_data_format: number;
-  response_data_format: number;
-  is_public: boolean;
-  groups: string[];
-  status: number;
-  is_enable_preset_config: boolean;
-  preset_config: Partial<PresetConfig>;
-  is_enable_model_agent: boolean;
-  lb_strategy: number;
-  model_agents: string[];
-  is_enable_forward: boolean;
-  forward: ForwardValues;
-  is_enable_fallback: boolean;
-  fallback_config: { model_agent?: string; model?: string };
-}
+/**
+ * The form's values: the model's fields as declared (core entities/model.ts), except the price blocks
+ * (priced, above), forwarding (rows, above) and fallback (cleared ids as undefined for the pickers). A new
+ * plain field needs no change here.
+ */
+type Converted = QuotaKey | 'forward_config' | 'fallback_config';
+/** Fields a new model's form starts without. */
+type Required = 'corp' | 'name' | 'model' | 'type' | 'base_url' | 'path' | 'remark';
+export type ModelFormValues = PricedQuotas &
+  Partial<Pick<ModelFields, Required>> &
+  Omit<ModelFields, Converted | Required> & {
+    forward: ForwardValues;
+    fallback_config: { model_agent?: string; model?: string };
+  };
 
 /** What the API takes (defaults filled server-side by the same core schema). */
 export type ModelBody = z.input<typeof modelCreateSchema>;
@@ -83,7 +73,7 @@ export const ratiosToPrices = <T>(block: T): Priced<T> => mapKeys(block, RATIO, 
 export const pricesToRatios = <T>(block: Priced<T>): T => mapKeys(block, PRICE, '_ratio', priceToRatio) as T;
 
 /** Blank blocks of a new model: billing methods chosen, prices left for the admin to enter. */
-export function emptyQuotas(): PricedQuotas {
+function emptyQuotas(): PricedQuotas {
   const text = () => ({ billing_method: BillingMethod.Ratio });
   return {
     text_quota: text(),
@@ -99,30 +89,14 @@ export function emptyQuotas(): PricedQuotas {
   };
 }
 
-export function emptyForward(): ForwardValues {
+function emptyForward(): ForwardValues {
   return { forward_rule: ForwardRule.All, all_mode: 'fixed', target_models: [], match_rule: [MatchRule.Regex], rows: [{}] };
 }
 
-/** Starting values of the create form. */
+/** Starting values of the create form: the declared defaults. */
 export function newModelValues(): ModelFormValues {
-  return {
-    ...emptyQuotas(),
-    type: ModelType.Text,
-    request_data_format: DataFormat.Unified,
-    response_data_format: DataFormat.Unified,
-    is_public: false,
-    groups: [],
-    status: Status.Normal,
-    is_enable_preset_config: false,
-    preset_config: presetConfigSchema.parse({}),
-    is_enable_model_agent: false,
-    lb_strategy: LbStrategy.RoundRobin,
-    model_agents: [],
-    is_enable_forward: false,
-    forward: emptyForward(),
-    is_enable_fallback: false,
-    fallback_config: {},
-  };
+  const { fallback_config: _fallback, ...defaults } = modelResource.defaults();
+  return { ...emptyQuotas(), ...defaults, type: ModelType.Text, forward: emptyForward(), fallback_config: {} };
 }
 
 const orUndefined = (id: string | undefined) => id || undefined;
@@ -164,29 +138,15 @@ export function forwardToBody(f: ForwardValues): ForwardConfig {
 export function toFormValues(m: Model): ModelFormValues {
   const blank = emptyQuotas();
   const quotas = Object.fromEntries(QUOTA_KEYS.map((k) => [k, m[k] !== undefined ? ratiosToPrices(m[k]) : blank[k]])) as PricedQuotas;
+  const { forward_config, fallback_config, ...fields } = modelResource.pick(m);
+  const defaults = modelResource.defaults();
   return {
+    ...defaults,
+    ...fields,
     ...quotas,
-    corp: m.corp,
-    name: m.name,
-    model: m.model,
-    type: m.type as ModelTypeValue,
-    base_url: m.base_url,
-    path: m.path,
-    remark: m.remark,
-    request_data_format: m.request_data_format || DataFormat.Unified,
-    response_data_format: m.response_data_format || DataFormat.Unified,
-    is_public: m.is_public,
-    groups: m.groups ?? [],
-    status: m.status,
-    is_enable_preset_config: m.is_enable_preset_config,
-    preset_config: { ...presetConfigSchema.parse({}), ...m.preset_config },
-    is_enable_model_agent: m.is_enable_model_agent,
-    lb_strategy: m.lb_strategy || LbStrategy.RoundRobin,
-    model_agents: m.model_agents ?? [],
-    is_enable_forward: m.is_enable_forward,
-    forward: forwardToValues(m.forward_config),
-    is_enable_fallback: m.is_enable_fallback,
-    fallback_config: { model_agent: orUndefined(m.fallback_config?.model_agent), model: orUndefined(m.fallback_config?.model) },
+    preset_config: { ...defaults.preset_config, ...fields.preset_config },
+    forward: forwardToValues(forward_config),
+    fallback_config: { model_agent: orUndefined(fallback_config?.model_agent), model: orUndefined(fallback_config?.model) },
   };
 }
 
@@ -196,28 +156,15 @@ export function toRequestBody(v: ModelFormValues, corpCode?: string): ModelBody 
   const forward = forwardToBody(v.forward);
   // Switched off, forwarding keeps its settings when they are complete (so switching back on restores them).
   const keepForward = v.is_enable_forward || forwardConfigSchema.safeParse(forward).success;
+  const { fallback_config, ...fields } = modelResource.pick(v);
   const body: ModelBody = {
+    ...Object.fromEntries(Object.entries(fields).filter(([k]) => !QUOTA_KEYS.includes(k as QuotaKey))),
     corp: v.corp ?? '',
     name: v.name?.trim() ?? '',
     model: v.model?.trim() ?? '',
     type: v.type ?? ModelType.Text,
-    base_url: v.base_url?.trim() ?? '',
-    path: v.path?.trim() ?? '',
-    remark: v.remark?.trim() ?? '',
-    request_data_format: v.request_data_format as ModelBody['request_data_format'],
-    response_data_format: v.response_data_format as ModelBody['response_data_format'],
-    is_public: !!v.is_public,
-    groups: v.groups ?? [],
-    status: v.status as ModelBody['status'],
-    is_enable_preset_config: !!v.is_enable_preset_config,
-    preset_config: v.preset_config,
-    is_enable_model_agent: !!v.is_enable_model_agent,
-    lb_strategy: v.lb_strategy as ModelBody['lb_strategy'],
-    model_agents: v.model_agents ?? [],
-    is_enable_forward: !!v.is_enable_forward,
     forward_config: keepForward ? forward : undefined,
-    is_enable_fallback: !!v.is_enable_fallback,
-    fallback_config: { model_agent: v.fallback_config?.model_agent ?? '', model: v.fallback_config?.model ?? '' },
+    fallback_config: { model_agent: fallback_config?.model_agent ?? '', model: fallback_config?.model ?? '' },
   };
   if (key) (body as Record<string, unknown>)[key] = pricesToRatios(v[key]);
   return body;

@@ -1,4 +1,4 @@
-// Model detail (SPEC §2 model.detail): every setting of the record, readable — prices in dollars, ids as
+// Model detail (docs/SPEC.md §2.2 model.detail): every setting of the record, readable — prices in dollars, ids as
 // names. Shown in a drawer from the list, and as its own screen for links (`/model/detail?id=`).
 import { Alert, Button, Card, Descriptions, Drawer, Space, Spin, Table, Tag, Typography } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
@@ -7,14 +7,15 @@ import { ForwardRule } from '@fastgate/core/entities/catalogue';
 import { Status } from '@fastgate/core/constants';
 import { MODEL_PREFIX, type Model } from '@fastgate/core/entities/model';
 import { formatUsd } from '@fastgate/core/money';
-import { routePath } from '../../app/navigation';
+import { routePath } from '../../lib/navigation';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { Names, OnOff, typeLabel } from './columns';
+import { typeLabel } from '../../components/model-types';
+import { Names, OnOff } from './columns';
 import locale from './locale';
-import { PriceList } from './PriceList';
+import { PriceList } from '../../components/price/PriceList';
 import { ProtocolMatrix } from './ProtocolMatrix';
-import { quotaKeyOf, searchStyle } from './pricing';
+import { quotaKeyOf, searchStyle } from '../../components/price/pricing';
 
 type Row = { label: ReactNode; value: ReactNode };
 
@@ -77,6 +78,7 @@ export function ModelDetailView({ model }: { model: Model }) {
   const { g, locale: lang } = useGlobalLocale();
   const yes = (b: boolean) => g(b ? 'resource.yes' : 'resource.no');
   const dash = (v: string | undefined | null) => v || '-';
+  const tokens = (n: number) => (n ? `${n.toLocaleString(lang)} tokens` : '-');
   const f = model.forward_config;
   const basics: Row[] = [
     { label: t('model.name'), value: model.name },
@@ -85,6 +87,8 @@ export function ModelDetailView({ model }: { model: Model }) {
     { label: t('model.type'), value: typeLabel(model.type, lang) },
     { label: t('model.baseUrl'), value: dash(model.base_url) },
     { label: t('model.path'), value: dash(model.path) },
+    { label: t('model.contextWindow'), value: tokens(model.context_window) },
+    { label: t('model.maxOutputTokens'), value: tokens(model.max_output_tokens) },
     { label: t('model.requestDataFormat'), value: t(`model.dataFormat.${model.request_data_format === 2 ? 2 : 1}`) },
     { label: t('model.responseDataFormat'), value: t(`model.dataFormat.${model.response_data_format === 2 ? 2 : 1}`) },
     { label: t('model.isPublic'), value: yes(model.is_public) },

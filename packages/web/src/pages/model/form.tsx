@@ -1,4 +1,4 @@
-// Model create and update (one form, `mode` prop; SPEC §3 Model, reference §3.5). Sections show by type
+// Model create and update (one form, `mode` prop; docs/SPEC.md §3.4 Model, docs/ORIGINAL-API.md §3.5). Sections show by type
 // and corp: the price block of the type (Midjourney corps: task prices), then preset, agents, forwarding
 // and fallback. Prices are entered in $ / 1M tokens and sent as ratios (convert.ts).
 import { Divider, Form, Typography } from '@arco-design/web-react';
@@ -36,7 +36,7 @@ function useCorpCode(corp: string | undefined, record: Model | undefined): strin
   return corps.data?.find((c) => c.id === corp)?.code ?? (record && record.corp === corp ? record.corp_code : undefined);
 }
 
-export function ModelForm({ mode }: { mode: FormMode }) {
+function ModelForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { tk } = useGlobalLocale();
   const [form] = Form.useForm<ModelFormValues>();

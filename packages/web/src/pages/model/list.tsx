@@ -1,5 +1,5 @@
-// Model list (SPEC §2, admin): filters, prices in dollars, status switch, batch agent / forward / fallback
-// switches beside enable, disable and delete (reference §2.8), and the detail drawer.
+// Model list (docs/SPEC.md §2.2, admin): filters, prices in dollars, status switch, batch agent / forward / fallback
+// switches beside enable, disable and delete (docs/ORIGINAL-API.md §2.8), and the detail drawer.
 import { useMemo, useState } from 'react';
 import { GROUP_PREFIX } from '@fastgate/core/entities/group';
 import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
@@ -7,7 +7,8 @@ import { MODEL_PREFIX, type Model } from '@fastgate/core/entities/model';
 import { ResourceTable, type BatchAction } from '../../components/ResourceTable';
 import { useResourceMutation, useResourcePage } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { modelColumns, modelFilters, useTypeOptions } from './columns';
+import { useTypeOptions } from '../../components/model-types';
+import { modelColumns, modelFilters } from './columns';
 import { ModelDetailDrawer } from './detail';
 import locale from './locale';
 
@@ -29,7 +30,7 @@ export default function ModelList() {
   const batch = useResourceMutation(MODEL_PREFIX, 'batch', RELATED);
   const [detail, setDetail] = useState<string>();
 
-  // reference §2.8: `{action: agent|forward|fallback, ids, value: true|false}`.
+  // docs/ORIGINAL-API.md §2.8: `{action: agent|forward|fallback, ids, value: true|false}`.
   const batchActions: BatchAction[] = SWITCHES.flatMap(([action, on, off]) =>
     ([true, false] as const).map((value) => ({
       key: `${action}-${value ? 'on' : 'off'}`,

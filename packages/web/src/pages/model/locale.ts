@@ -1,6 +1,7 @@
-import { definePageLocale } from '../../locale';
+import priceLocale from '../../components/price/locale';
+import { definePageLocale, withLocale } from '../../locale';
 
-export default definePageLocale(
+const page = definePageLocale(
   {
     // Fields (list, filters, detail, form labels)
     'model.corp': '公司',
@@ -9,6 +10,11 @@ export default definePageLocale(
     'model.type': '模型类型',
     'model.baseUrl': '模型地址',
     'model.path': '接口路径',
+    'model.contextWindow': '上下文窗口',
+    'model.contextWindow.extra': '模型一次能读入的最多 token 数, /v1/models 会列出; 0 表示不声明',
+    'model.maxOutputTokens': '最大输出',
+    'model.maxOutputTokens.tooLarge': '不能超过上下文窗口',
+    'model.maxOutputTokens.extra': '一次回答最多的 token 数: 请求未设 max_tokens 时按它预扣额度, 也是预扣的上限; 0 表示按默认 4096',
     'model.remark': '备注',
     'model.group': '分组',
     'model.groups': '分组',
@@ -132,31 +138,6 @@ export default definePageLocale(
     'model.noPricing': '请先选择模型类型',
 
     // Price lines (tables, detail)
-    'model.price.prompt': '提问',
-    'model.price.completion': '回答',
-    'model.price.cached': '缓存',
-    'model.price.cacheWrite': '缓存写入',
-    'model.price.cacheWrite1h': '缓存写入 (1小时)',
-    'model.price.above': '超过 {tokens}',
-    'model.price.fixed': '固定',
-    'model.price.text': '文本',
-    'model.price.input': '输入',
-    'model.price.output': '输出',
-    'model.price.image': '图片',
-    'model.price.vision': '识图',
-    'model.price.search': '搜索',
-    'model.price.audioPrompt': '音频输入',
-    'model.price.audioCompletion': '音频输出',
-    'model.price.midjourney': '任务',
-    'model.price.unit': '单价',
-    'model.per.1m': '/ 1M tokens',
-    'model.per.call': '/ 次',
-    'model.per.image': '/ 张',
-    'model.per.search': '/ 次搜索',
-    'model.per.second': '/ 秒',
-    'model.per.minute': '/ 分钟',
-    'model.per.character': '/ 字符',
-    'model.price.more': '另有 {count} 档',
 
     // Preset config
     'model.isEnablePresetConfig': '预设配置',
@@ -239,6 +220,11 @@ export default definePageLocale(
     'model.type': 'Type',
     'model.baseUrl': 'Base URL',
     'model.path': 'Path',
+    'model.contextWindow': 'Context window',
+    'model.contextWindow.extra': 'The most tokens the model reads at once, listed by /v1/models; 0 = not declared',
+    'model.maxOutputTokens': 'Max output',
+    'model.maxOutputTokens.tooLarge': 'Must not exceed the context window',
+    'model.maxOutputTokens.extra': 'The most tokens of one answer: a call without max_tokens reserves quota for this many, and no call reserves more; 0 = the default 4,096',
     'model.remark': 'Remark',
     'model.group': 'Group',
     'model.groups': 'Groups',
@@ -358,31 +344,6 @@ export default definePageLocale(
     'model.unit.character': 'Per character',
     'model.noPricing': 'Select the model type first',
 
-    'model.price.prompt': 'Prompt',
-    'model.price.completion': 'Completion',
-    'model.price.cached': 'Cached',
-    'model.price.cacheWrite': 'Cache write',
-    'model.price.cacheWrite1h': 'Cache write (1 h)',
-    'model.price.above': 'above {tokens}',
-    'model.price.fixed': 'Fixed',
-    'model.price.text': 'Text',
-    'model.price.input': 'Input',
-    'model.price.output': 'Output',
-    'model.price.image': 'Image',
-    'model.price.vision': 'Vision',
-    'model.price.search': 'Search',
-    'model.price.audioPrompt': 'Audio in',
-    'model.price.audioCompletion': 'Audio out',
-    'model.price.midjourney': 'Task',
-    'model.price.unit': 'Unit',
-    'model.per.1m': '/ 1M tokens',
-    'model.per.call': '/ call',
-    'model.per.image': '/ image',
-    'model.per.search': '/ search',
-    'model.per.second': '/ second',
-    'model.per.minute': '/ minute',
-    'model.per.character': '/ character',
-    'model.price.more': '+{count} more',
 
     'model.isEnablePresetConfig': 'Preset',
     'model.isSupportSystemRole': 'System role',
@@ -454,3 +415,5 @@ export default definePageLocale(
     'model.unsupported': 'Not supported',
   },
 );
+
+export default withLocale(page, priceLocale);

@@ -8,7 +8,7 @@ import { QuotaInput } from '../../components/QuotaInput';
 import { required, zodRule } from '../../components/rules';
 import { usePageLocale } from '../../locale';
 import locale from './locale';
-import { priceToRatio } from './pricing';
+import { priceToRatio } from '../../components/price/pricing';
 
 interface Checkable {
   safeParse(value: unknown, params?: { error?: () => string }): { success: boolean; error?: { issues: readonly { message: string }[] } };
@@ -25,14 +25,14 @@ const ratioField = textQuotaSchema.shape.prompt_ratio.unwrap();
 export const priceRule = (message: string) => schemaRule(ratioField, message, (usd: number) => priceToRatio(usd));
 export const quotaRule = (message: string) => schemaRule(quotaField, message);
 
-export interface PriceInputProps {
+interface PriceInputProps {
   value?: number;
   onChange?: (value: number | undefined) => void;
   'data-testid'?: string;
 }
 
 /** $ per 1M tokens, with the ratio it is saved as. */
-export function PriceInput({ value, onChange, ...rest }: PriceInputProps) {
+function PriceInput({ value, onChange, ...rest }: PriceInputProps) {
   const t = usePageLocale(locale);
   return (
     <Space size={12}>

@@ -1,4 +1,4 @@
-// Columns and search fields of the task lists (SPEC §3 Task, §4 task status; reference §1.8 pattern),
+// Columns and search fields of the task lists (docs/SPEC.md §3.11 Task, §4.4 task status; docs/ORIGINAL-API.md §1.8 pattern),
 // one set for the three kinds.
 import { Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';

@@ -1,4 +1,4 @@
-// A task in a drawer: every SPEC §3 field, the reserved and charged quota, and the result with players
+// A task in a drawer: every docs/SPEC.md §3.11 field, the reserved and charged quota, and the result with players
 // (audio, video with its cover) besides the links.
 import type { ReactNode } from 'react';
 import { Descriptions, Divider, Drawer, Space, Spin, Typography } from '@arco-design/web-react';

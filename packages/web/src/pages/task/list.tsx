@@ -1,9 +1,10 @@
-// Task lists (SPEC §2, all roles, one screen per kind): filters, the SPEC §3 task fields, reserved and
+// Task lists (docs/SPEC.md §2.2, all roles, one screen per kind): filters, the docs/SPEC.md §3.11 task fields, reserved and
 // charged quota, and the detail drawer. While a task on screen is queued or synthesizing the page
 // refreshes itself, so a task is seen moving to completed without reloading.
 import { useEffect, useMemo, useState, type ComponentType } from 'react';
 import { Typography } from '@arco-design/web-react';
 import { TASK_KINDS, type Task, type TaskKind } from '@fastgate/core/entities/task';
+import { ADMIN_RESELLER } from '@fastgate/core/routes';
 import { usePermission } from '../../components/Permission';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourcePage } from '../../hooks/resource';
@@ -13,13 +14,12 @@ import { TaskDetailDrawer } from './detail';
 import locale from './locale';
 import { taskPrefix } from './prefix';
 
-const OWNERS = ['admin', 'reseller'] as const;
-export const TASK_REFRESH_MS = 5000;
+const TASK_REFRESH_MS = 5000;
 
 function TaskList({ kind }: { kind: TaskKind }) {
   const t = usePageLocale(locale);
   const { tk } = useGlobalLocale();
-  const showOwner = usePermission(OWNERS);
+  const showOwner = usePermission(ADMIN_RESELLER);
   const filters = useMemo(() => taskFilters(t, showOwner), [t, showOwner]);
   const columns = useMemo(() => taskColumns(t, showOwner), [t, showOwner]);
   const page = useResourcePage<Task>(taskPrefix(kind), filters);

@@ -1,4 +1,4 @@
-// Columns and search fields of the user and reseller lists (reference §3.1). Money shows in dollars.
+// Columns and search fields of the user and reseller lists (docs/ORIGINAL-API.md §3.1). Money shows in dollars.
 import { Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import type { ManagedUser, Reseller } from '@fastgate/core/entities/user';
 import { usd } from '../../components/Usd';

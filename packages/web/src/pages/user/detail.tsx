@@ -1,9 +1,9 @@
-// User / reseller detail (`?id=`): every field of reference §3.1, money in dollars, ids as names.
+// User / reseller detail (`?id=`): every field of docs/ORIGINAL-API.md §3.1, money in dollars, ids as names.
 import { Button, Card, Descriptions, Space, Spin, Tag } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { RESELLER_PREFIX, USER_PREFIX, type Reseller } from '@fastgate/core/entities/user';
-import { routePath } from '../../app/navigation';
+import { routePath } from '../../lib/navigation';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { usd } from '../../components/Usd';
@@ -12,7 +12,7 @@ import locale from './locale';
 
 const tags = (items: string[]) => (items.length ? <Space wrap>{items.map((x) => <Tag key={x}>{x}</Tag>)}</Space> : '-');
 
-export function AccountDetail({ kind }: { kind: Kind }) {
+function AccountDetail({ kind }: { kind: Kind }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
   const [search] = useSearchParams();
@@ -52,7 +52,7 @@ export function AccountDetail({ kind }: { kind: Kind }) {
                   ]
                 : []),
               { label: t('user.quotaExpiresAt'), value: u.quota_expires_at || t('user.never') },
-              { label: t('user.quotaType'), value: t(`user.type.${u.quota_type}` as 'user.type.1') },
+              { label: t('user.quotaType'), value: t(`deal.type.${u.quota_type}` as 'deal.type.1') },
               { label: t('user.isLimitQuota'), value: yes(u.is_limit_quota) },
               { label: t('user.quotaWarning'), value: yes(u.quota_warning) },
               { label: t('user.warningThreshold'), value: `$${u.warning_threshold}` },
@@ -95,4 +95,8 @@ export function AccountDetail({ kind }: { kind: Kind }) {
 
 export default function UserDetail() {
   return <AccountDetail kind="user" />;
+}
+
+export function ResellerDetail() {
+  return <AccountDetail kind="reseller" />;
 }

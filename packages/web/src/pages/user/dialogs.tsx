@@ -1,17 +1,18 @@
 // The row dialogs of the user and reseller lists: recharge (recharge / deduct / gift with a new
-// expiry), permissions (granted groups and models), delete with the purge choices (reference §3.1) and
+// expiry), permissions (granted groups and models), delete with the purge choices (docs/ORIGINAL-API.md §3.1) and
 // the reset of a lost two-factor authenticator.
 import { useEffect, useState } from 'react';
 import { Alert, Checkbox, DatePicker, Form, Message, Modal, Radio, Switch, Typography } from '@arco-design/web-react';
 import { GROUP_PREFIX } from '@fastgate/core/entities/group';
 import { PurgeData, QuotaType, type ManagedUser } from '@fastgate/core/entities/user';
+import { RESELLER_ONLY } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
 import { QuotaInput } from '../../components/QuotaInput';
 import { ModelSelect } from '../../components/ModelSelect';
 import { ResourceSelect } from '../../components/ResourceSelect';
 import { required } from '../../components/rules';
 import { useResourceMutation } from '../../hooks/resource';
 import { useGlobalLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
 import type { Kind, T } from './columns';
 
 const ALL = ['/admin/reseller', '/admin/user'] as const;
@@ -39,7 +40,7 @@ export function RechargeDialog({ prefix, row, onClose, t }: DialogProps) {
   const { g } = useGlobalLocale();
   const [form] = Form.useForm<RechargeValues>();
   const recharge = useVerb(prefix, 'recharge');
-  const reseller = useUserStore((s) => s.role) === 'reseller';
+  const reseller = usePermission(RESELLER_ONLY);
   useEffect(() => {
     if (row) form.setFieldsValue({ quota: undefined, quota_type: QuotaType.Recharge, quota_expires_at: undefined, is_send_notice: false });
   }, [row, form]);
@@ -57,7 +58,7 @@ export function RechargeDialog({ prefix, row, onClose, t }: DialogProps) {
           <Radio.Group type="button" data-testid="recharge-type">
             {[QuotaType.Recharge, QuotaType.Deduct, QuotaType.Gift].map((type) => (
               <Radio key={type} value={type}>
-                {t(`user.type.${type}`)}
+                {t(`deal.type.${type}`)}
               </Radio>
             ))}
           </Radio.Group>

@@ -1,46 +1,47 @@
-// User and reseller create / update (reference §3.1, SPEC §5): account, name (≤ 30), email and a
+// User and reseller create / update (docs/ORIGINAL-API.md §3.1, docs/SPEC.md §5): account, name (≤ 30), email and a
 // password (required on create, optional on update, ≥ 6); the opening quota on create moves like a
 // recharge (a reseller's comes out of its own balance); expiry, warnings, IP lists (wildcards allowed).
 import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch } from '@arco-design/web-react';
 import { Status } from '@fastgate/core/constants';
-import { QuotaType, RESELLER_PREFIX, USER_PREFIX, type ManagedUser, type Reseller } from '@fastgate/core/entities/user';
+import { QuotaType, RESELLER_PREFIX, USER_PREFIX, userResource, type ManagedUser, type Reseller, type UserFields } from '@fastgate/core/entities/user';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { IpListInput, ipListText } from '../../components/IpListInput';
+import { usePermission } from '../../components/Permission';
 import { QuotaInput } from '../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
 import type { Kind } from './columns';
 import locale from './locale';
 
-interface Values {
-  account: string;
-  name: string;
-  email: string;
-  phone?: string;
-  password?: string;
-  quota?: number;
-  quota_type?: number;
-  quota_expires_at?: string;
-  rid?: number;
-  is_limit_quota: boolean;
-  quota_warning: boolean;
-  warning_threshold?: number;
-  expire_warning_threshold?: number;
-  ip_whitelist?: string;
-  ip_blacklist?: string;
-  remark?: string;
-  status: number;
-  groups?: string[];
-  models?: string[];
-  /** Resellers: percent of list price. */
-  floor?: number;
-}
+/** Fields the form may leave empty, and the IP lists it holds as text. */
+type Blank = 'phone' | 'quota_expires_at' | 'remark' | 'groups' | 'models' | 'warning_threshold' | 'expire_warning_threshold';
 
-export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
+/** The form's values: the account's settings (core entities/user.ts) and what a create or update also takes. */
+type Values = Omit<UserFields, Blank | 'ip_whitelist' | 'ip_blacklist'> &
+  Partial<Pick<UserFields, Blank>> & {
+    ip_whitelist?: string;
+    ip_blacklist?: string;
+    password?: string;
+    quota?: number;
+    quota_type?: number;
+    rid?: number;
+    /** Resellers: percent of list price. */
+    floor?: number;
+  };
+
+/** Settings → form values ("never" expires shows empty, IP lists as lines). */
+const fieldValues = (f: Omit<UserFields, 'name' | 'email' | 'account'> & Partial<Pick<UserFields, 'name' | 'email' | 'account'>>): Partial<Values> => ({
+  ...f,
+  quota_expires_at: f.quota_expires_at || undefined,
+  ip_whitelist: ipListText(f.ip_whitelist),
+  ip_blacklist: ipListText(f.ip_blacklist),
+});
+
+function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
-  const role = useUserStore((s) => s.role);
+  const admin = usePermission(ADMIN_ONLY);
   const prefix = kind === 'user' ? USER_PREFIX : RESELLER_PREFIX;
   const menu = kind === 'user' ? `menu.user.${mode}` : `menu.sys.reseller.${mode}`;
   return (
@@ -51,23 +52,9 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
       title={tk(menu)}
       labelSpan={5}
       alsoInvalidate={[USER_PREFIX, RESELLER_PREFIX]}
-      initialValues={{ status: Status.Normal, is_limit_quota: true, quota_warning: true, quota: 0, quota_type: QuotaType.Recharge, warning_threshold: 0, expire_warning_threshold: 0, ...(kind === 'reseller' ? { floor: 100 } : {}) }}
+      initialValues={{ ...fieldValues(userResource.defaults()), quota: 0, quota_type: QuotaType.Recharge, ...(kind === 'reseller' ? { floor: 100 } : {}) }}
       toValues={(row) => ({
-        account: row.account,
-        name: row.name,
-        email: row.email,
-        phone: row.phone,
-        quota_expires_at: row.quota_expires_at || undefined,
-        is_limit_quota: row.is_limit_quota,
-        quota_warning: row.quota_warning,
-        warning_threshold: row.warning_threshold,
-        expire_warning_threshold: row.expire_warning_threshold,
-        ip_whitelist: ipListText(row.ip_whitelist),
-        ip_blacklist: ipListText(row.ip_blacklist),
-        remark: row.remark,
-        status: row.status,
-        groups: row.groups,
-        models: row.models,
+        ...fieldValues(userResource.pick(row)),
         ...(kind === 'reseller' ? { floor: Math.round((row as Reseller).floor * 10_000) / 100 } : {}),
       })}
       toBody={(v, m) => ({
@@ -88,7 +75,7 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
         models: v.models ?? [],
         ...(kind === 'reseller' && v.floor !== undefined ? { floor: v.floor } : {}),
         ...(m === 'create'
-          ? { password: v.password, quota: v.quota ?? 0, quota_type: v.quota_type ?? QuotaType.Recharge, ...(kind === 'user' && role === 'admin' && v.rid ? { rid: v.rid } : {}) }
+          ? { password: v.password, quota: v.quota ?? 0, quota_type: v.quota_type ?? QuotaType.Recharge, ...(kind === 'user' && admin && v.rid ? { rid: v.rid } : {}) }
           : v.password
             ? { password: v.password }
             : {}),
@@ -120,7 +107,7 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
             <Radio.Group type="button">
               {[QuotaType.Recharge, QuotaType.Gift].map((type) => (
                 <Radio key={type} value={type}>
-                  {t(`user.type.${type}`)}
+                  {t(`deal.type.${type}`)}
                 </Radio>
               ))}
             </Radio.Group>
@@ -128,7 +115,7 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
           <Form.Item label={t('user.openingQuota')} field="quota" rules={[required(t('user.quota.required'))]}>
             <QuotaInput data-testid="user-quota" />
           </Form.Item>
-          {kind === 'user' && role === 'admin' && (
+          {kind === 'user' && admin && (
             <Form.Item label={t('user.resellerId')} field="rid">
               <InputNumber min={0} precision={0} style={{ width: 220 }} data-testid="user-rid" />
             </Form.Item>
@@ -176,3 +163,5 @@ export function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
 
 export const CreateUser = () => <AccountForm kind="user" mode="create" />;
 export const UpdateUser = () => <AccountForm kind="user" mode="update" />;
+export const CreateReseller = () => <AccountForm kind="reseller" mode="create" />;
+export const UpdateReseller = () => <AccountForm kind="reseller" mode="update" />;

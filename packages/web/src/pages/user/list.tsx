@@ -2,19 +2,20 @@
 // the resource table plus recharge, permissions, a two-factor reset and a delete that asks what else to purge.
 import { useMemo, useState } from 'react';
 import { RESELLER_PREFIX, USER_PREFIX, type ManagedUser } from '@fastgate/core/entities/user';
-import { ResourceTable } from '../../components/ResourceTable';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
+import { usePermission } from '../../components/Permission';
+import { ResourceTable, type ResourceRoutes } from '../../components/ResourceTable';
 import { useResourcePage } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
-import { useUserStore } from '../../stores/user';
 import { accountColumns, accountFilters, type Kind } from './columns';
 import { DeleteDialog, PermissionsDialog, RechargeDialog, TwoFactorResetDialog } from './dialogs';
 import locale from './locale';
 
-export function AccountList({ kind }: { kind: Kind }) {
+function AccountList({ kind }: { kind: Kind }) {
   const t = usePageLocale(locale);
   const { g } = useGlobalLocale();
-  const role = useUserStore((s) => s.role);
-  const showReseller = kind === 'user' && role === 'admin';
+  const admin = usePermission(ADMIN_ONLY);
+  const showReseller = kind === 'user' && admin;
   const prefix = kind === 'user' ? USER_PREFIX : RESELLER_PREFIX;
   const filters = useMemo(() => accountFilters(t, showReseller), [t, showReseller]);
   const columns = useMemo(() => accountColumns(t, kind, showReseller), [t, kind, showReseller]);
@@ -23,7 +24,7 @@ export function AccountList({ kind }: { kind: Kind }) {
   const [permissions, setPermissions] = useState<ManagedUser>();
   const [removing, setRemoving] = useState<ManagedUser>();
   const [resetting, setResetting] = useState<ManagedUser>();
-  const routes = kind === 'user' ? { create: 'user.create', update: 'user.update', detail: 'user.detail' } : { create: 'sys.reseller.create', update: 'sys.reseller.update', detail: 'sys.reseller.detail' };
+  const routes: ResourceRoutes = kind === 'user' ? { create: 'user.create', update: 'user.update', detail: 'user.detail' } : { create: 'sys.reseller.create', update: 'sys.reseller.update', detail: 'sys.reseller.detail' };
   return (
     <>
       <ResourceTable
@@ -50,4 +51,9 @@ export function AccountList({ kind }: { kind: Kind }) {
 
 export default function UserList() {
   return <AccountList kind="user" />;
+}
+
+/** The reseller list (admin): the account list with allocated / to-be-allocated quota in dollars. */
+export function ResellerList() {
+  return <AccountList kind="reseller" />;
 }

@@ -1,6 +1,7 @@
-import { definePageLocale } from '../../locale';
+import dealLocale from '../../components/deal/locale';
+import { definePageLocale, withLocale } from '../../locale';
 
-export default definePageLocale(
+const page = definePageLocale(
   {
     'user.userId': '用户ID',
     'user.resellerId': '代理商ID',
@@ -56,10 +57,6 @@ export default definePageLocale(
     'user.quota.required': '请输入额度',
     'user.quotaType.required': '请选择额度类型',
     'user.openingQuota': '初始额度',
-    'user.type.1': '充值',
-    'user.type.2': '扣除',
-    'user.type.3': '赠送',
-    'user.type.4': '过期',
     'user.recharge': '充值',
     'user.recharge.title': '额度充值 - {name}',
     'user.recharge.amount': '额度',
@@ -93,9 +90,6 @@ export default definePageLocale(
     'user.history.amount': '额度',
     'user.history.time': '时间',
     'user.history.creator': '操作人',
-    'user.status.1': '成功',
-    'user.status.2': '已退款',
-    'user.status.3': '失败',
   },
   {
     'user.userId': 'User ID',
@@ -152,10 +146,6 @@ export default definePageLocale(
     'user.quota.required': 'Enter the quota',
     'user.quotaType.required': 'Select the quota type',
     'user.openingQuota': 'Opening quota',
-    'user.type.1': 'Recharge',
-    'user.type.2': 'Deduct',
-    'user.type.3': 'Gift',
-    'user.type.4': 'Expire',
     'user.recharge': 'Recharge',
     'user.recharge.title': 'Recharge - {name}',
     'user.recharge.amount': 'Quota',
@@ -189,8 +179,7 @@ export default definePageLocale(
     'user.history.amount': 'Quota',
     'user.history.time': 'Time',
     'user.history.creator': 'By',
-    'user.status.1': 'Success',
-    'user.status.2': 'Refunded',
-    'user.status.3': 'Failed',
   },
 );
+
+export default withLocale(page, dealLocale);

@@ -1,6 +1,6 @@
-// Basics of a model (reference §3.5): corp, names, type, direct upstream, data formats, visibility,
-// groups and status. Text limits are core's (name100, remark, base_url, path).
-import { Form, Input, Radio, Select, Switch } from '@arco-design/web-react';
+// Basics of a model (docs/ORIGINAL-API.md §3.5): corp, names, type, direct upstream, token limits, data formats,
+// visibility, groups and status. Text limits are core's (name100, remark, base_url, path).
+import { Form, Input, InputNumber, Radio, Select, Switch } from '@arco-design/web-react';
 import { Status } from '@fastgate/core/constants';
 import { GROUP_PREFIX } from '@fastgate/core/entities/group';
 import { DataFormat, modelCreateSchema } from '@fastgate/core/entities/model';
@@ -9,7 +9,7 @@ import { ResourceSelect } from '../../../components/ResourceSelect';
 import { required } from '../../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import locale from '../locale';
-import { useTypeOptions } from '../columns';
+import { useTypeOptions } from '../../../components/model-types';
 import { schemaRule } from '../parts';
 
 const shape = modelCreateSchema.shape;
@@ -22,6 +22,23 @@ function DataFormatField({ field, label }: { field: string; label: string }) {
         <Radio value={DataFormat.Unified}>{t('model.dataFormat.1')}</Radio>
         <Radio value={DataFormat.Official}>{t('model.dataFormat.2')}</Radio>
       </Radio.Group>
+    </Form.Item>
+  );
+}
+
+/** A token count the model declares; empty or 0 = not declared. The output limit fits in the window (core's refine). */
+function TokenLimitField({ field, label, extra }: { field: 'context_window' | 'max_output_tokens'; label: string; extra: string }) {
+  const t = usePageLocale(locale);
+  const { form } = Form.useFormContext();
+  const fitsWindow = {
+    validator: (value: number | undefined, callback: (error?: string) => void) => {
+      const window = Number(form.getFieldValue('context_window')) || 0;
+      callback(field === 'max_output_tokens' && window > 0 && (value ?? 0) > window ? t('model.maxOutputTokens.tooLarge') : undefined);
+    },
+  };
+  return (
+    <Form.Item label={label} field={field} extra={extra} rules={[schemaRule(shape[field], t('model.invalid')), fitsWindow]} normalize={(v: number | undefined) => v ?? 0}>
+      <InputNumber min={0} max={100_000_000} step={1024} precision={0} suffix="tokens" style={{ width: 260 }} data-testid={`model-${field}`} />
     </Form.Item>
   );
 }
@@ -51,6 +68,8 @@ export function BasicsSection() {
       <Form.Item label={t('model.path')} field="path" rules={[schemaRule(shape.path, invalid)]}>
         <Input maxLength={300} allowClear placeholder={t('model.path.placeholder')} data-testid="model-path" />
       </Form.Item>
+      <TokenLimitField field="context_window" label={t('model.contextWindow')} extra={t('model.contextWindow.extra')} />
+      <TokenLimitField field="max_output_tokens" label={t('model.maxOutputTokens')} extra={t('model.maxOutputTokens.extra')} />
       <DataFormatField field="request_data_format" label={t('model.requestDataFormat')} />
       <DataFormatField field="response_data_format" label={t('model.responseDataFormat')} />
       <Form.Item label={t('model.isPublic')} field="is_public" triggerPropName="checked" extra={t('model.isPublic.extra')}>

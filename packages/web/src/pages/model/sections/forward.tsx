@@ -1,4 +1,4 @@
-// Model forwarding (gateway-semantics §1.4): all requests (to one model or several in turn), by keyword
+// Model forwarding (docs/ORIGINAL-GATEWAY.md §1.4): all requests (to one model or several in turn), by keyword
 // (one keyword → target model per row; `|` inside a keyword reads "or"; regex and/or smart matching with a
 // decision model), or by content length. The rules mirror core's forwardConfigSchema checks.
 import { Checkbox, Form, Input, InputNumber, Radio, Select } from '@arco-design/web-react';

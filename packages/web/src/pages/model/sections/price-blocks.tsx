@@ -1,4 +1,4 @@
-// One component per price block of reference §3.5. Field paths are the wire's, with `*_ratio` entered as
+// One component per price block of docs/ORIGINAL-API.md §3.5. Field paths are the wire's, with `*_ratio` entered as
 // `*_price` ($ / 1M tokens, convert.ts); fixed quotas are units with a $ preview.
 import { Form, Input, InputNumber, Radio, Select } from '@arco-design/web-react';
 import { BillingMethod, BillingRule, IMAGE_QUALITIES, MIDJOURNEY_ACTIONS, QUOTA_UNITS, SEARCH_CONTEXT_SIZES, VISION_MODES } from '@fastgate/core/entities/model-quota';

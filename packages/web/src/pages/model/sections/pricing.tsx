@@ -3,7 +3,7 @@
 import { Alert } from '@arco-design/web-react';
 import { usePageLocale } from '../../../locale';
 import locale from '../locale';
-import { quotaKeyOf, searchStyle } from '../pricing';
+import { quotaKeyOf, searchStyle } from '../../../components/price/pricing';
 import { ImagePrices, MidjourneyPrices, MixedPrices, MultimodalPrices, TextPrices, UnitPrices } from './price-blocks';
 
 export function PricingSection({ type, corpCode }: { type?: number; corpCode?: string }) {

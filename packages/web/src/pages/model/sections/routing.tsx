@@ -1,4 +1,4 @@
-// Preset config, model agents and fallback of a model (reference §3.5, gateway-semantics §1.10).
+// Preset config, model agents and fallback of a model (docs/ORIGINAL-API.md §3.5, docs/ORIGINAL-GATEWAY.md §1.10).
 import { Form, Input, InputNumber, Radio, Space, Switch } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
@@ -29,7 +29,7 @@ export function ModelPicker({ self, ...rest }: Omit<ResourceSelectProps<ModelLis
   return <ResourceSelect<ModelListItem> {...rest} prefix={MODEL_PREFIX} labelOf={(m) => (m.name === m.model ? m.name : `${m.name} (${m.model})`)} filterItems={(m) => m.id !== self} />;
 }
 
-export function AgentPicker(props: Omit<ResourceSelectProps<{ id: string; name: string }>, 'prefix' | 'labelOf'>) {
+function AgentPicker(props: Omit<ResourceSelectProps<{ id: string; name: string }>, 'prefix' | 'labelOf'>) {
   return <ResourceSelect<{ id: string; name: string }> {...props} prefix={MODEL_AGENT_PREFIX} labelOf={(a) => a.name} />;
 }
 

@@ -1,37 +1,36 @@
-// My group (SPEC §2, reseller and user): the groups the account may use, with their discount, models and
+// My group (docs/SPEC.md §2.2, reseller and user): the groups the account may use, with their discount, models and
 // limits. `/group/page` answers a user exactly those; a reseller also gets the groups it owns (they are for
 // its users, not for itself: catalogue/access.ts), so only admin groups are kept for it.
 import { useMemo, useState } from 'react';
-import { Alert, Card, Input, Space, Table, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Alert, Card, Input, Space, Table, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { IconSearch } from '@arco-design/web-react/icon';
 import { useQuery } from '@tanstack/react-query';
 import { GROUP_PREFIX, type Group } from '@fastgate/core/entities/group';
+import { RESELLER_ONLY } from '@fastgate/core/routes';
 import { resourceApi } from '../../../api/resource';
 import { resourceKeys } from '../../../hooks/resource';
 import { usePageLocale } from '../../../locale';
-import { useUserStore } from '../../../stores/user';
-import { NameTags } from '../../agent/parts';
-import { DiscountTag, ExpiresAt, QuotaUsed, RateLimitTags } from '../../group/parts';
-import groupLocale from '../../group/locale';
+import { DefaultGroupTag, DiscountTag, ExpiresAt, QuotaUsed, RateLimitTags } from '../../../components/group/GroupTags';
+import { NameTags } from '../../../components/NameTags';
+import { usePermission } from '../../../components/Permission';
 import locale from './locale';
 
-/** Reference §3.8: admin groups carry user_id 0. */
+/** docs/ORIGINAL-API.md §3.8: admin groups carry user_id 0. */
 const ADMIN_OWNER = 0;
 /** Accounts hold a handful of groups: one server page covers them, and the table pages locally. */
 const ALL = { current: 1, pageSize: 1000 };
 
 export default function MyGroup() {
   const t = usePageLocale(locale);
-  const tg = usePageLocale(groupLocale);
-  const role = useUserStore((s) => s.role);
+  const reseller = usePermission(RESELLER_ONLY);
   const [name, setName] = useState('');
   const query = useQuery({ queryKey: resourceKeys.page(GROUP_PREFIX, { ...ALL, mine: true }), queryFn: () => resourceApi<Group>(GROUP_PREFIX).page(ALL) });
 
   const rows = useMemo(() => {
-    const usable = (query.data?.items ?? []).filter((g) => role !== 'reseller' || g.user_id === ADMIN_OWNER);
+    const usable = (query.data?.items ?? []).filter((g) => !reseller || g.user_id === ADMIN_OWNER);
     const needle = name.trim().toLowerCase();
     return needle ? usable.filter((g) => g.name.toLowerCase().includes(needle)) : usable;
-  }, [query.data, role, name]);
+  }, [query.data, reseller, name]);
 
   const columns: TableColumnProps<Group>[] = [
     {
@@ -41,11 +40,7 @@ export default function MyGroup() {
       render: (value: string, row) => (
         <Space size={6}>
           <Typography.Text bold>{value}</Typography.Text>
-          {row.is_default && (
-            <Tag size="small" color="green">
-              {tg('group.default')}
-            </Tag>
-          )}
+          {row.is_default && <DefaultGroupTag />}
         </Space>
       ),
     },

@@ -1,4 +1,4 @@
-// Lazy entry point of "my model", registered in app/pages.ts.
+// Lazy entry point of "my model", registered in shell/pages.ts.
 export const myModelPages = {
   'my.model': () => import('./list'),
 };

@@ -1,4 +1,4 @@
-// "My model" (SPEC §2, reseller and user): the models this account may call — `POST /model/page` returns
+// "My model" (docs/SPEC.md §2.2, reseller and user): the models this account may call — `POST /model/page` returns
 // only those for R/U — with dollar prices, the group it is billed through and that group's discount.
 import { useMemo } from 'react';
 import { Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
@@ -9,11 +9,11 @@ import { ResourceTable } from '../../../components/ResourceTable';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourcePage } from '../../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
-import { typeLabel, useTypeOptions } from '../../model/columns';
-import { PriceList } from '../../model/PriceList';
+import { typeLabel, useTypeOptions } from '../../../components/model-types';
+import { PriceList } from '../../../components/price/PriceList';
 import locale from './locale';
 
-/** 0.8 → "80%" (reference §2.10: discounts arrive as fractions). */
+/** 0.8 → "80%" (docs/ORIGINAL-API.md §2.10: discounts arrive as fractions). */
 const percent = (discount: number) => Number((discount * 100).toFixed(2));
 
 export default function MyModelList() {

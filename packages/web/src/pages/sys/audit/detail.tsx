@@ -9,7 +9,7 @@ import { usePageLocale } from '../../../locale';
 import { diffLines, type DiffLine } from './diff';
 import locale from './locale';
 import { Actor, KindTag, type T } from './parts';
-import { serverTimeText } from '../../../app/server-time';
+import { serverTimeText } from '../../../lib/server-time';
 
 const cell = (text: string | undefined, t: T, changed: boolean, side: 'before' | 'after') =>
   text === undefined ? (

@@ -1,4 +1,4 @@
-// Lazy entry point of the audit log screen (issue 11), registered in app/pages.ts.
+// Lazy entry point of the audit log screen (issue 11), registered in shell/pages.ts.
 export const auditPages = {
   'sys.audit': () => import('./list'),
 };

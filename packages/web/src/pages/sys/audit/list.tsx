@@ -6,6 +6,7 @@ import { useMemo, useState } from 'react';
 import { Button, Message, Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { AUDIT_EXPORT_FILE, AUDIT_KINDS, AUDIT_PREFIX, type AuditLog } from '@fastgate/core/entities/audit-log';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { saveBlob } from '../../../api/download';
 import { usePermission } from '../../../components/Permission';
 import { ResourceTable } from '../../../components/ResourceTable';
@@ -17,8 +18,6 @@ import { auditApi, type AuditFilterBody } from './api';
 import { AuditDetailDrawer } from './detail';
 import locale from './locale';
 import { Actor, KindTag, type T } from './parts';
-
-const ADMIN = ['admin'] as const;
 
 function filtersFor(t: T, admin: boolean): FilterField[] {
   return [
@@ -98,7 +97,7 @@ function columnsFor(t: T): TableColumnProps<AuditLog>[] {
 
 export default function AuditList() {
   const t = usePageLocale(locale);
-  const admin = usePermission(ADMIN);
+  const admin = usePermission(ADMIN_ONLY);
   const filters = useMemo(() => filtersFor(t, admin), [t, admin]);
   const columns = useMemo(() => columnsFor(t), [t]);
   const page = useResourcePage<AuditLog>(AUDIT_PREFIX, filters);

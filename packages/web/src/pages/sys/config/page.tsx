@@ -1,4 +1,4 @@
-// System config (SPEC §2 sys.config, reference §3.10), admin only: tabs all / global / general / task /
+// System config (docs/SPEC.md §2.4 sys.config, docs/ORIGINAL-API.md §3.10), admin only: tabs all / global / general / task /
 // API / digital human group the sections; each section is a card with its own switch, save and reset.
 // Every write takes effect at once (the server publishes it to the gateway and the login pages).
 import { useMemo, useState } from 'react';

@@ -18,7 +18,7 @@ export interface ImageUploadProps {
   testId?: string;
 }
 
-export async function uploadImage(file: File): Promise<string> {
+async function uploadImage(file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file, file.name);
   const res = await http.post<Envelope<{ url: string }>>(`${API}/sys/site/upload`, form);

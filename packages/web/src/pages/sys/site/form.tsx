@@ -1,4 +1,4 @@
-// Site config create and update (reference §3.9, SPEC §3): one form in sections — identity with image
+// Site config create and update (docs/ORIGINAL-API.md §3.9, docs/SPEC.md §3.9): one form in sections — identity with image
 // uploads and previews, registration, mail server with a test mail, home page lists, other. A site
 // waiting for an admin's approval says so at the top (a reseller's new or re-domained site).
 import { useState, type ReactNode } from 'react';
@@ -7,19 +7,21 @@ import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Status } from '@fastgate/core/constants';
-import { HOSTNAME, SITE_CONFIG_PREFIX, SITE_IMAGE_SIZES, SiteApproval, siteTestMailSchema, type SiteConfig } from '@fastgate/core/entities/site-config';
+import { HOSTNAME, SITE_CONFIG_PREFIX, SITE_IMAGE_SIZES, SiteApproval, siteConfigResource, siteTestMailSchema, type SiteConfig, type SiteConfigFields } from '@fastgate/core/entities/site-config';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { post } from '../../../api/http';
 import { API } from '../../../api/paths';
-import { siteQuery } from '../../../app/site';
+import { siteQuery } from '../../../lib/site';
+import { usePermission } from '../../../components/Permission';
 import { ResourceForm, type FormMode } from '../../../components/ResourceForm';
 import { QuotaInput } from '../../../components/QuotaInput';
 import { required } from '../../../components/rules';
 import { useGlobalLocale, usePageLocale, tm } from '../../../locale';
-import { useUserStore } from '../../../stores/user';
 import { ImageUpload } from './ImageUpload';
 import locale from './locale';
 
-type Values = Omit<SiteConfig, 'id' | 'user_id' | 'created_at' | 'updated_at' | 'password_set' | 'approved'> & { clear_password?: boolean };
+/** The form's values: the site config's fields as declared (core entities/site-config.ts). */
+type Values = SiteConfigFields;
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
 const hostRule = { validator: (v: string | undefined, cb: (e?: string) => void) => cb(!v || HOSTNAME.test(v.trim().toLowerCase()) ? undefined : tm('site.mail_host')) };
@@ -97,14 +99,14 @@ function TestMail({ t }: { t: T }) {
   );
 }
 
-export function SiteConfigForm({ mode }: { mode: FormMode }) {
+function SiteConfigForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
   const client = useQueryClient();
   const [form] = Form.useForm<Values>();
   const [passwordSet, setPasswordSet] = useState(false);
   const [pending, setPending] = useState(false);
-  const isAdmin = useUserStore((s) => s.role) === 'admin';
+  const isAdmin = usePermission(ADMIN_ONLY);
   const size = (key: keyof typeof SITE_IMAGE_SIZES) => t('site.size', { size: SITE_IMAGE_SIZES[key] });
   return (
     <ResourceForm<SiteConfig, Values>
@@ -113,12 +115,11 @@ export function SiteConfigForm({ mode }: { mode: FormMode }) {
       form={form}
       listRoute="sys.site.config"
       title={tk(`menu.sys.site.${mode}`)}
-      initialValues={{ status: Status.Normal, grant_quota: 0, quota_expires_at: 0, port: 0, support_email_suffix: [], carousels1: [], carousels2: [], announcements: [], documents: [] }}
+      initialValues={siteConfigResource.defaults()}
       toValues={(row) => {
         setPasswordSet(row.password_set);
         setPending(row.approved === SiteApproval.Pending);
-        const { id: _i, user_id: _u, created_at: _c, updated_at: _up, password_set: _p, approved: _a, ...rest } = row;
-        return { ...rest, password: '' };
+        return { ...siteConfigResource.pick(row), password: '' };
       }}
       toBody={(v) => ({ ...v, clear_password: !!v.clear_password && !v.password })}
       // The console's own identity comes from /open/site/config: reload it after a save.

@@ -1,14 +1,15 @@
-// Site config list (SPEC §2, admin and reseller): one row per domain; a reseller sees its own only.
+// Site config list (docs/SPEC.md §2.2, admin and reseller): one row per domain; a reseller sees its own only.
 // Approval (issue 11): a reseller's site works only once an admin approves its domain; the admin
 // approves or revokes in the row's actions (confirmed first); everyone sees the state as a tag.
 import { useMemo } from 'react';
 import { Avatar, Link, Message, Modal, Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { SITE_CONFIG_PREFIX, SiteApproval, type SiteApprovalValue, type SiteConfig } from '@fastgate/core/entities/site-config';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
+import { usePermission } from '../../../components/Permission';
 import { ResourceTable, type RowAction } from '../../../components/ResourceTable';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourceMutation, useResourcePage } from '../../../hooks/resource';
 import { usePageLocale } from '../../../locale';
-import { useUserStore } from '../../../stores/user';
 import locale from './locale';
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
@@ -27,7 +28,7 @@ function ApprovalTag({ row, t }: { row: SiteConfig; t: T }) {
 
 export default function SiteConfigList() {
   const t = usePageLocale(locale);
-  const isAdmin = useUserStore((s) => s.role) === 'admin';
+  const isAdmin = usePermission(ADMIN_ONLY);
   const filters = useMemo<FilterField[]>(
     () => [
       { field: 'domain', kind: 'text', label: t('site.domain') },

@@ -4,74 +4,33 @@
 import { Button, ColorPicker, Divider, Form, Grid, Input, InputNumber, Select, Space, Switch } from '@arco-design/web-react';
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { Status } from '@fastgate/core/constants';
-import type { RateLimits } from '@fastgate/core/entities/catalogue';
 import { GROUP_PREFIX, type GroupListItem } from '@fastgate/core/entities/group';
-import { VIP_PREFIX, type VipLevel, type VipLevelListItem, type VipRule } from '@fastgate/core/entities/vip';
+import { VIP_PREFIX, type VipLevel, type VipLevelListItem } from '@fastgate/core/entities/vip';
+import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { useSearchParams } from 'react-router';
-import { usePermission } from '../../../components/Permission';
 import { useDiscountFloor } from '../../../components/discount-floor';
+import { usePermission } from '../../../components/Permission';
 import { QuotaInput } from '../../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../../components/ResourceForm';
 import { ResourceSelect } from '../../../components/ResourceSelect';
 import { required } from '../../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { useUserStore } from '../../../stores/user';
-import { discountPercent, RATE_LIMIT_KEYS } from '../../group/values';
+import { RATE_LIMIT_KEYS } from '../../../components/group/display';
 import locale from './locale';
+import { vipInitialValues, vipToBody, vipToValues, type VipValues } from './values';
 
 const MAX = 100;
-const ADMIN = ['admin'] as const;
-
-interface Values {
-  user_id?: number;
-  name: string;
-  discount: number;
-  color?: string;
-  duration?: number;
-  groups?: string[];
-  is_public: boolean;
-  is_default: boolean;
-  sort?: number;
-  remark?: string;
-  rate_limits?: Partial<Record<keyof RateLimits, number | undefined>>;
-  rules?: Partial<VipRule>[];
-  status: number;
-}
-
-const initialValues: Partial<Values> = { discount: 100, color: '#d4af37', is_public: true, is_default: false, sort: 0, status: Status.Normal, rules: [] };
-
-const toValues = (row: VipLevel): Partial<Values> => ({
-  ...row,
-  discount: discountPercent(row.discount),
-  duration: row.duration || undefined,
-  rate_limits: Object.fromEntries(RATE_LIMIT_KEYS.map((k) => [k, row.rate_limits?.[k] || undefined])),
-  rules: row.rules.map(({ type, recharge_quota, used_quota, target_level }) => ({ type, recharge_quota, used_quota, target_level })),
-});
-
-const toBody = (v: Values) => ({
-  name: v.name.trim(),
-  discount: v.discount,
-  color: typeof v.color === 'string' && /^#[0-9a-fA-F]{6}$/.test(v.color) ? v.color : '',
-  duration: v.duration ?? 0,
-  groups: v.groups ?? [],
-  is_public: v.is_public,
-  is_default: v.is_default,
-  sort: v.sort ?? 0,
-  remark: v.remark ?? '',
-  rate_limits: Object.fromEntries(RATE_LIMIT_KEYS.map((k) => [k, v.rate_limits?.[k] ?? 0])),
-  rules: (v.rules ?? []).map((r) => ({ type: r.type ?? 'upgrade', recharge_quota: r.recharge_quota ?? 0, used_quota: r.used_quota ?? 0, target_level: r.target_level ?? '' })),
-  status: v.status,
-});
 
 function RulesEditor() {
   const t = usePageLocale(locale);
-  const admin = usePermission(ADMIN);
+  const admin = usePermission(ADMIN_ONLY);
   const me = useUserStore((s) => s.info?.user_id);
   const [search] = useSearchParams();
   const self = search.get('id');
   return (
     <Form.Item shouldUpdate noStyle>
-      {(values: Partial<Values>) => {
+      {(values: Partial<VipValues>) => {
         // Targets: levels of the same owner, never the level itself.
         const owner = values.user_id ?? (admin ? 0 : me);
         return (
@@ -119,20 +78,20 @@ function RulesEditor() {
   );
 }
 
-export function VipForm({ mode }: { mode: FormMode }) {
+function VipForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
   const floor = useDiscountFloor();
   return (
-    <ResourceForm<VipLevel, Values>
+    <ResourceForm<VipLevel, VipValues>
       prefix={VIP_PREFIX}
       mode={mode}
       listRoute="sys.vip.list"
       title={tk(`menu.sys.vip.${mode}`)}
       labelSpan={5}
-      initialValues={initialValues}
-      toValues={toValues}
-      toBody={toBody}
+      initialValues={vipInitialValues}
+      toValues={vipToValues}
+      toBody={vipToBody}
     >
       <Divider orientation="left">{t('vip.basic')}</Divider>
       <Form.Item label={t('vip.name')} field="name" rules={[required(t('vip.name.required')), { maxLength: MAX }]}>

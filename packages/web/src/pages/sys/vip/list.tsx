@@ -1,4 +1,4 @@
-// VIP level list (SPEC §2, admin and reseller): an admin sees every level, a reseller its own.
+// VIP level list (docs/SPEC.md §2.2, admin and reseller): an admin sees every level, a reseller its own.
 import { useMemo } from 'react';
 import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
 import { VIP_PREFIX, type VipLevel } from '@fastgate/core/entities/vip';
@@ -7,8 +7,8 @@ import { PublicSwitch } from '../../../components/StatusSwitch';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourcePage } from '../../../hooks/resource';
 import { usePageLocale, type PageDict } from '../../../locale';
-import { NameTags } from '../../agent/parts';
-import { DiscountTag, RateLimitTags } from '../../group/parts';
+import { NameTags } from '../../../components/NameTags';
+import { DiscountTag, RateLimitTags } from '../../../components/group/GroupTags';
 import locale from './locale';
 
 type Key = typeof locale extends PageDict<infer K> ? K : never;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form, Input, Message } from '@arco-design/web-react';
 import { nameField, profileField } from '@fastgate/core/schemas/fields';
 import { userApi } from '../../../api/user';
-import { loadUserInfo } from '../../../app/session';
+import { loadUserInfo } from '../../../shell/session';
 import { required, zodRule } from '../../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { useUserStore } from '../../../stores/user';

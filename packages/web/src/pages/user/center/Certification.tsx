@@ -1,4 +1,4 @@
-// Real-name certification (SPEC §2): the records (view, withdraw while auditing) and a request form
+// Real-name certification (docs/SPEC.md §2.4): the records (view, withdraw while auditing) and a request form
 // when no record is auditing or passed.
 import { useState } from 'react';
 import { Button, Descriptions, Drawer, Form, Input, Message, Popconfirm, Select, Space, Table, Tag, type TableColumnProps } from '@arco-design/web-react';

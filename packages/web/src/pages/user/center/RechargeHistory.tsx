@@ -1,5 +1,5 @@
-// User center "recharge history": own balance, expiry, VIP level and the deal records (reference §1.4,
-// §1.5). Reads `/dashboard/expense` and `/finance/deal/record/page` (the server scopes both to the caller).
+// User center "recharge history": own balance, expiry, VIP level and the deal records (docs/ORIGINAL-API.md §1.4,
+// docs/ORIGINAL-API.md §1.5). Reads `/dashboard/expense` and `/finance/deal/record/page` (the server scopes both to the caller).
 import { useState } from 'react';
 import { Descriptions, Space, Table, Tag } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
@@ -9,8 +9,8 @@ import { get, post } from '../../../api/http';
 import { API } from '../../../api/paths';
 import { usePageLocale } from '../../../locale';
 import { useUserStore } from '../../../stores/user';
-import { signedUsd } from '../../finance/deal';
-import { DealTypeTag } from '../../finance/DealCells';
+import { signedUsd } from '../../../components/deal/deal';
+import { DealTypeTag } from '../../../components/deal/DealCells';
 import locale from '../locale';
 
 export function RechargeHistory() {
@@ -41,9 +41,9 @@ export function RechargeHistory() {
         pagination={{ current, pageSize: 10, total: deals.data?.paging.total ?? 0, onChange: setCurrent }}
         columns={[
           { title: t('user.history.time'), dataIndex: 'created_at', width: 180 },
-          { title: t('user.history.type'), dataIndex: 'type', width: 100, render: (v: number) => <DealTypeTag type={v} label={t(`user.type.${v}` as 'user.type.1')} /> },
+          { title: t('user.history.type'), dataIndex: 'type', width: 100, render: (v: number) => <DealTypeTag type={v} label={t(`deal.type.${v}` as 'deal.type.1')} /> },
           { title: t('user.history.amount'), dataIndex: 'quota', width: 140, render: (_: number, r) => signedUsd(r) },
-          { title: t('user.status'), dataIndex: 'status', width: 100, render: (v: number) => t(`user.status.${v}` as 'user.status.1') },
+          { title: t('user.status'), dataIndex: 'status', width: 100, render: (v: number) => t(`deal.status.${v}` as 'deal.status.1') },
           { title: t('user.remark'), dataIndex: 'remark', render: (v: string) => v || '-' },
         ]}
       />

@@ -1,10 +1,10 @@
-// Security settings (SPEC §2, §5): password change, two-factor sign-in, email binding and phone binding.
+// Security settings (docs/SPEC.md §2.4, §5): password change, two-factor sign-in, email binding and phone binding.
 import { useState, type ReactNode } from 'react';
 import { Button, Form, Input, Message } from '@arco-design/web-react';
 import { emailField, phoneField, codeField, strongPasswordField } from '@fastgate/core/schemas/fields';
 import { authApi } from '../../../api/auth';
 import { userApi } from '../../../api/user';
-import { loadUserInfo } from '../../../app/session';
+import { loadUserInfo } from '../../../shell/session';
 import { CaptchaButton } from '../../../components/CaptchaButton';
 import { required, zodRule } from '../../../components/rules';
 import { tm, useGlobalLocale, usePageLocale } from '../../../locale';

@@ -8,7 +8,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { totpCodeField } from '@fastgate/core/schemas/two-factor';
 import type { TwoFactorSetup, TwoFactorStatus } from '@fastgate/core/schemas/two-factor';
 import { twoFactorApi } from '../../../api/user';
-import { loadUserInfo } from '../../../app/session';
+import { loadUserInfo } from '../../../shell/session';
 import { CopyButton } from '../../../components/CopyButton';
 import { required, zodRule } from '../../../components/rules';
 import { usePageLocale } from '../../../locale';

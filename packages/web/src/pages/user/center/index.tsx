@@ -1,7 +1,7 @@
-// User center (SPEC §2): a header card, then basic information, security settings and certification.
+// User center (docs/SPEC.md §2.4): a header card, then basic information, security settings and certification.
 import { Avatar, Card, Space, Tabs, Tag, Typography } from '@arco-design/web-react';
 import { useSearchParams } from 'react-router';
-import { useSite } from '../../../app/site';
+import { useSite } from '../../../lib/site';
 import { useGlobalLocale, usePageLocale, type GlobalKey } from '../../../locale';
 import { useUserStore } from '../../../stores/user';
 import { BasicInfo } from './BasicInfo';
@@ -20,7 +20,7 @@ export default function UserCenter() {
   const site = useSite();
   const info = useUserStore((s) => s.info);
   const role = useUserStore((s) => s.role);
-  // The tab lives in the URL (STYLE rule 11) so a reload or a shared link keeps it.
+  // The tab lives in the URL so a reload or a shared link keeps it.
   const [search, setSearch] = useSearchParams();
   const tab: Tab = TABS.find((k) => k === search.get('tab')) ?? 'basic';
 

@@ -1,4 +1,4 @@
-// VIP center (SPEC §2, every role): the caller's level as a badge in its colour, its discount, limits
+// VIP center (docs/SPEC.md §2.2, every role): the caller's level as a badge in its colour, its discount, limits
 // and expiry, the progress towards the next level, and the public levels.
 import { Card, Descriptions, Empty, Grid, Progress, Space, Spin, Tag, Typography } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
@@ -7,7 +7,7 @@ import { formatUsd } from '@fastgate/core/money';
 import { get } from '../../../api/http';
 import { API } from '../../../api/paths';
 import { usePageLocale } from '../../../locale';
-import { DiscountTag, RateLimitTags } from '../../group/parts';
+import { DiscountTag, RateLimitTags } from '../../../components/group/GroupTags';
 import locale from './locale';
 
 export default function VipCenterPage() {

@@ -1,4 +1,4 @@
-// License info (SPEC §2, admin): the installed license, its limits beside the current use, and the
+// License info (docs/SPEC.md §2.2, admin): the installed license, its limits beside the current use, and the
 // install form. Reachable while the console answers code 9, so an admin can always fix the license.
 import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Message, Progress, Space, Spin, Table, Tag } from '@arco-design/web-react';

@@ -1,4 +1,0 @@
-// Lazy entry point of the app-key list (menu 应用密钥), registered in app/pages.ts.
-export const appKeyPages = {
-  'app.key': () => import('./list'),
-};

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import { INT4_MAX, dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { forwardColumn, forwardConfigSchema, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
-import { modelQuotasSchema, QUOTA_KEYS } from './model-quota';
-import { defineResource, flag, json, type Fields, type StoredColumns } from '../resource';
+import { modelQuotasSchema, QUOTA_KEYS, type ModelQuotas } from './model-quota';
+import { defineResource, flag, json, parseJson, type Fields, type StoredColumns } from '../resource';
 import type { UpstreamWire } from '../protocols';
 
 export const MODEL_PREFIX = '/model';
@@ -121,6 +121,12 @@ export const modelResource = defineResource({
   virtual: ['groups', 'model_agents', ...QUOTA_KEYS],
 });
 export type ModelFields = Fields<typeof modelResource>;
+
+/** The price blocks, packed into the `quotas` column: only the blocks a model has. */
+export const quotasColumn = {
+  encode: (m: Partial<ModelQuotas>): string => JSON.stringify(Object.fromEntries(QUOTA_KEYS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]]))),
+  decode: (text: string): ModelQuotas => parseJson<ModelQuotas>(text, {}),
+};
 
 /** Switched-on forwarding and fallback need their settings; an output limit fits in the context window. */
 const complete = <S extends z.ZodType<z.infer<typeof modelBase>>>(s: S) =>

@@ -18,14 +18,13 @@
 // A usable model is billed through the first usable group that lists it, in the gateway's order
 // (docs/ORIGINAL-GATEWAY.md §1.3): the default group first, then descending weight (ties: latest update);
 // no such group = full price (discount 1).
-import { flag } from '@fastgate/core/resource';
+import { flag, ids } from '@fastgate/core/resource';
 import { Status } from '@fastgate/core/constants';
 import { bpToFraction } from '@fastgate/core/entities/group';
 import type { Ctx } from '../context';
 import type { UserRow } from '../db/schema';
 import { effectiveLevel, levelRecord, vipOwnerOf } from '../vip/rules';
 import { groupRecord, type GroupRecord } from './groups';
-import { idsOf } from './links';
 import { ADMIN_OWNER } from './owners';
 
 export type AccessAccount = Pick<UserRow, 'role' | 'user_id' | 'rid' | 'groups' | 'models'>;
@@ -47,7 +46,7 @@ function byPriority(a: GroupLike, b: GroupLike): number {
 
 /** The groups `account` may use, in gateway order (pure: the gateway calls it on its snapshot). */
 export function usableGroups<G extends GroupLike>(account: AccessAccount, groups: readonly G[], now = Date.now(), vip?: VipGrant): G[] {
-  const granted = new Set([...idsOf(account.groups), ...(vip?.groups ?? [])]);
+  const granted = new Set([...ids.decode(account.groups), ...(vip?.groups ?? [])]);
   const byLevel = (g: G) => !!vip && g.vip_levels.includes(vip.id);
   const owners = account.role === 'user' && account.rid > 0 ? [ADMIN_OWNER, account.rid] : [ADMIN_OWNER];
   return groups
@@ -67,7 +66,7 @@ export interface UsableModel<M, G> {
 export function usableModels<M extends ModelLike, G extends GroupLike>(account: AccessAccount, groups: readonly G[], models: readonly M[]): UsableModel<M, G>[] {
   const via = new Map<string, G>();
   for (const g of groups) for (const id of g.models) if (!via.has(id)) via.set(id, g);
-  const direct = new Set(idsOf(account.models));
+  const direct = new Set(ids.decode(account.models));
   return models
     .filter((m) => m.status === Status.Normal && (account.role === 'admin' || via.has(m.id) || direct.has(m.id) || m.is_public))
     .map((model) => ({ model, group: via.get(model.id) ?? null }));

@@ -15,7 +15,6 @@ import type { Ctx } from '../context';
 import type { Database, ModelAgentRow, ProviderKeyRow } from '../db/schema';
 import { newId } from '../http/ids';
 import { hashKey, sealKey } from '../security/api-keys';
-import { idsOf } from './links';
 
 /** The keys an agent should have: bound keys kept by id, and keys (plaintext) to add. */
 export interface AgentKeyList {
@@ -37,7 +36,7 @@ export async function boundKeys(db: Kysely<Database> | Transaction<Database>, ag
     .where((eb) => eb.or(agentIds.map((id) => eb('model_agents', 'like', `%"${id.replace(/["\\%_]/g, '')}"%`))))
     .execute();
   const wanted = new Set(agentIds);
-  return rows.filter((r) => idsOf(r.model_agents).some((a) => wanted.has(a)));
+  return rows.filter((r) => ids.decode(r.model_agents).some((a) => wanted.has(a)));
 }
 
 /**
@@ -53,7 +52,7 @@ export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent:
   const flagValues = { is_agents_only: flag.encode(flags.is_agents_only), is_never_disable: flag.encode(flags.is_never_disable_key) };
 
   for (const row of bound) {
-    const agents = idsOf(row.model_agents);
+    const agents = ids.decode(row.model_agents);
     if (keep.has(row.id) || wanted.has(row.key_hash)) {
       // Keys only this agent uses follow its corp and models.
       const own = agents.length === 1 ? { corp: agent.corp, models: agent.models } : {};
@@ -78,7 +77,7 @@ export async function syncAgentKeys(ctx: Ctx, trx: Transaction<Database>, agent:
   for (const [hash, key] of fresh) {
     const existing = byHash.get(hash);
     if (existing) {
-      await trx.updateTable('provider_keys').set({ model_agents: JSON.stringify([...idsOf(existing.model_agents), agent.id]), updated_at: now }).where('id', '=', existing.id).execute();
+      await trx.updateTable('provider_keys').set({ model_agents: JSON.stringify([...ids.decode(existing.model_agents), agent.id]), updated_at: now }).where('id', '=', existing.id).execute();
       out.changed.push(existing.id);
       continue;
     }

@@ -8,6 +8,7 @@
 // Writing "model X is in groups A, B" therefore rewrites those groups' arrays, in one transaction, with
 // the rows locked on PostgreSQL (SQLite serialises writers) so concurrent edits do not lose updates.
 import { ErrorCode } from '@fastgate/core/constants';
+import { ids } from '@fastgate/core/resource';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Ctx } from '../context';
 import type { Database } from '../db/schema';
@@ -15,26 +16,6 @@ import { AppError } from '../http/errors';
 
 export type LinkTable = 'groups' | 'model_agents' | 'provider_keys' | 'users' | 'apps' | 'app_keys';
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** A stored JSON id array; anything unreadable counts as empty. */
-export function idsOf(json: string | null | undefined): string[] {
-  if (!json) return [];
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-export function jsonOf<T>(json: string | null | undefined, fallback: T): T {
-  if (!json) return fallback;
-  try {
-    return JSON.parse(json) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 /** A validation error naming the field and the ids nobody may use (docs/ORIGINAL-API.md §2.2 code 51). */
 export function unknownRef(field: string, ids: string[]): AppError {
@@ -82,7 +63,7 @@ export async function setMembership(
   const changed: string[] = [];
   for (const [id, json] of rows) {
     if (link.within && !link.within(id)) continue;
-    const list = idsOf(json);
+    const list = ids.decode(json);
     const has = list.includes(member);
     if (has === want.has(id)) continue;
     const next = has ? list.filter((x) => x !== member) : [...list, member];
@@ -101,7 +82,7 @@ export async function dropMembers(ctx: Ctx, trx: Transaction<Database>, places: 
     const rows = new Map<string, string>();
     for (const m of gone) for (const r of await lock(holding(trx, table, column, m), ctx).execute()) rows.set(r.id, r[column]);
     for (const [id, json] of rows) {
-      const list = idsOf(json);
+      const list = ids.decode(json);
       const next = list.filter((x) => !gone.has(x));
       if (next.length === list.length) continue;
       await t.updateTable(table).set({ [column]: JSON.stringify(next), updated_at: Date.now() }).where('id', '=', id).execute();

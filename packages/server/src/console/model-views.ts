@@ -1,12 +1,12 @@
 // Read-only model views for every role: the corp → type → model tree of the pickers, and the models
 // granted to one record (`/model/permissions`, docs/ORIGINAL-API.md §3.5). Non-admins only see models they may use.
+import { ids } from '@fastgate/core/resource';
 import { ANY_ROLE, Status } from '@fastgate/core/constants';
 import { INT4_MAX } from '@fastgate/core/schemas/common';
 import { MODEL_PREFIX, MODEL_TYPE_LABELS, modelPermissionsSchema, type ModelListItem, type ModelTreeNode, type ModelTypeValue } from '@fastgate/core/entities/model';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { availableGroups } from '../catalogue/access';
-import { idsOf } from '../catalogue/links';
 import { callerOf, type Caller } from '../http/crud';
 import { notFound } from '../http/errors';
 import { get, post } from '../http/route';
@@ -52,7 +52,7 @@ async function grantedIds(c: Caller, action: string, id: string): Promise<string
     if (!row && action === 'key' && role === 'admin') row = await c.ctx.db.selectFrom('provider_keys').selectAll().where('id', '=', id).executeTakeFirst();
   }
   if (!row) throw notFound();
-  return idsOf(row.models as string);
+  return ids.decode(row.models as string);
 }
 
 export async function modelViewRoutes(app: FastifyInstance) {

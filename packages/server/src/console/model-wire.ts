@@ -1,12 +1,12 @@
 // Models between the wire and the table: input → row values (with reference checks), row → response.
+import { ids } from '@fastgate/core/resource';
 import type { ForwardConfig, ForwardConfigWire } from '@fastgate/core/entities/catalogue';
-import { QUOTA_KEYS, type ModelQuotas } from '@fastgate/core/entities/model-quota';
-import { MODEL_PUBLIC_FIELDS, modelResource, type FallbackConfig, type Model, type ModelCreate, type MyModel } from '@fastgate/core/entities/model';
+import { MODEL_PUBLIC_FIELDS, modelResource, quotasColumn, type Model, type ModelCreate, type MyModel } from '@fastgate/core/entities/model';
 import type { Ctx } from '../context';
 import type { ModelRow } from '../db/schema';
 import type { GroupRecord } from '../catalogue/groups';
 import { availableModelIds, discountOf } from '../catalogue/access';
-import { idsOf, jsonOf, requireRows } from '../catalogue/links';
+import { requireRows } from '../catalogue/links';
 import type { Caller } from '../http/crud';
 import { formatTime } from '../http/time';
 import { upstreamWireOf, type UpstreamWire } from '@fastgate/core/protocols';
@@ -39,8 +39,7 @@ export async function checkForwardRefs(ctx: Ctx, f: ForwardConfig | undefined, f
 
 /** Row values of a model: its stored fields, and the price blocks packed into `quotas`. */
 export function modelValues(m: ModelCreate) {
-  const quotas = Object.fromEntries(QUOTA_KEYS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]]));
-  return { ...modelResource.encode(m), quotas: JSON.stringify(quotas) };
+  return { ...modelResource.encode(m), quotas: quotasColumn.encode(m) };
 }
 
 /** What a page of models needs beside the rows, loaded once per page. */
@@ -59,7 +58,7 @@ export interface ModelPrepared {
 
 function invert(rows: { id: string; name: string; models: string }[]): Map<string, { id: string; name: string }[]> {
   const out = new Map<string, { id: string; name: string }[]>();
-  for (const r of rows) for (const m of idsOf(r.models)) out.set(m, [...(out.get(m) ?? []), { id: r.id, name: r.name }]);
+  for (const r of rows) for (const m of ids.decode(r.models)) out.set(m, [...(out.get(m) ?? []), { id: r.id, name: r.name }]);
   return out;
 }
 
@@ -74,8 +73,8 @@ export async function prepareModels(ctx: Ctx, rows: ModelRow[], billing?: Map<st
   const agentCorps = new Map((await ctx.db.selectFrom('corps').select(['id', 'code']).execute()).map((c) => [c.id, c.code]));
   const refs = new Set<string>();
   for (const r of rows) {
-    const f = jsonOf<Partial<ForwardConfig>>(r.forward_config, {});
-    for (const id of [f.target_model, f.decision_model, ...(f.target_models ?? []), jsonOf<Partial<FallbackConfig>>(r.fallback_config, {}).model]) if (id) refs.add(id);
+    const { forward_config: f, fallback_config: fallback } = modelResource.decode(r);
+    for (const id of [f?.target_model, f?.decision_model, ...(f?.target_models ?? []), fallback.model]) if (id) refs.add(id);
   }
   const names = refs.size ? await ctx.db.selectFrom('models').select(['id', 'name']).where('id', 'in', [...refs]).execute() : [];
   const agentWires = new Map(agents.map((a) => [a.id, upstreamWireOf(agentCorps.get(a.corp) ?? '', modelAgentResource.columns.wire_api.decode(a.wire_api))]));
@@ -95,7 +94,7 @@ export function modelWire(row: ModelRow, p: ModelPrepared, timeZone: string): Mo
     ...(Object.fromEntries(MODEL_PUBLIC_FIELDS.map((k) => [k, m[k]])) as Pick<typeof m, (typeof MODEL_PUBLIC_FIELDS)[number]>),
     corp_name: corp?.name ?? '',
     corp_code: corp?.code ?? '',
-    ...jsonOf<ModelQuotas>(row.quotas, {}),
+    ...quotasColumn.decode(row.quotas),
     created_at: formatTime(row.created_at, timeZone),
     updated_at: formatTime(row.updated_at, timeZone),
   };

@@ -3,8 +3,9 @@
 // only those rows are read again. JSON columns are parsed once here, never per request. The listener
 // returns the refresh that applies the event, so the bus's publish (and the console answer that waits
 // for it) resolves only once this view holds the write: read-your-writes on the instance that took it.
+import { parseJson } from '@fastgate/core/resource';
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
-import { modelResource, type PresetConfig } from '@fastgate/core/entities/model';
+import { modelResource, quotasColumn, type PresetConfig } from '@fastgate/core/entities/model';
 import type { ForwardConfig, RateLimits } from '@fastgate/core/entities/catalogue';
 import { corpResource } from '@fastgate/core/entities/corp';
 import { modelAgentResource } from '@fastgate/core/entities/model-agent';
@@ -17,7 +18,6 @@ import type { AccountRef, Balances, StoredBalance } from '../billing/ledger-type
 import { userIdOf, type ChangeEvent } from '../bus/index';
 import type { Ctx } from '../context';
 import type { AppKeyRow, AppRow, CorpRow, GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow, UserRow } from '../db/schema';
-import { jsonOf } from '../catalogue/links';
 import { groupRecord, type GroupRecord } from '../catalogue/groups';
 import { levelRecord, type LevelRecord } from '../vip/rules';
 
@@ -152,7 +152,7 @@ export class Snapshot implements Balances {
         else for (const [k, u] of this.users) if (ids.includes(u.id) || ids.includes(String(k))) this.users.delete(k);
         for (const { password_hash: _p, ...u } of rows) {
           const { groups: _g, models: _m, ...settings } = userResource.decode(u);
-          this.users.set(u.user_id, { ...u, ...settings, rate_limits: jsonOf<Partial<RateLimits>>(u.rate_limits, {}) });
+          this.users.set(u.user_id, { ...u, ...settings, rate_limits: parseJson<Partial<RateLimits>>(u.rate_limits, {}) });
         }
         return;
       }
@@ -192,7 +192,7 @@ export class Snapshot implements Balances {
             id: r.id,
             created_at: r.created_at,
             updated_at: r.updated_at,
-            quotas: jsonOf<ModelQuotas>(r.quotas, {}),
+            quotas: quotasColumn.decode(r.quotas),
             preset_config: m.is_enable_preset_config ? m.preset_config : null,
             forward_config: (m.is_enable_forward && m.forward_config) || null,
           };
@@ -218,7 +218,7 @@ export class Snapshot implements Balances {
       case 'sys_configs': {
         const rows = await db.selectFrom('sys_configs').selectAll().execute();
         const sys = structuredClone(SYS_CONFIG_DEFAULTS) as unknown as Record<string, unknown>;
-        for (const row of rows) sys[row.section] = { ...(sys[row.section] as object | undefined), ...jsonOf<object>(row.value, {}) };
+        for (const row of rows) sys[row.section] = { ...(sys[row.section] as object | undefined), ...parseJson<object>(row.value, {}) };
         this.sys = sys as unknown as SysConfig;
         return;
       }

@@ -2,12 +2,12 @@
 // digital human…), one model agent per vendor with its upstream keys, and the admin's groups. Created
 // through the console API as an admin would, each only when missing (matched by name), so a re-run
 // reuses what is there.
+import { ids } from '@fastgate/core/resource';
 import { ModelType } from '@fastgate/core/entities/model';
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../context';
 import type { GroupRow, ModelAgentRow, ModelRow, ProviderKeyRow } from '../db/schema';
-import { idsOf } from '../catalogue/links';
 import type { ConsoleClient } from './console-client';
 
 interface SeedCorp {
@@ -215,9 +215,9 @@ export async function ensureCatalogue(ctx: Ctx, admin: ConsoleClient): Promise<C
   const keys = await db.selectFrom('provider_keys').selectAll().where('status', '=', 1).execute();
   const agentsOf = new Map<string, { agent: ModelAgentRow; keys: ProviderKeyRow[] }[]>();
   for (const agent of agents) {
-    const own = keys.filter((k) => idsOf(k.model_agents).includes(agent.id));
+    const own = keys.filter((k) => ids.decode(k.model_agents).includes(agent.id));
     if (!own.length) continue;
-    for (const modelId of idsOf(agent.models)) agentsOf.set(modelId, [...(agentsOf.get(modelId) ?? []), { agent, keys: own }]);
+    for (const modelId of ids.decode(agent.models)) agentsOf.set(modelId, [...(agentsOf.get(modelId) ?? []), { agent, keys: own }]);
   }
   const groups = new Map<SeedGroupName, GroupRow>();
   for (const g of SEED_GROUPS) {

@@ -1,9 +1,8 @@
 // Model batch actions beside status/delete (docs/ORIGINAL-API.md §2.8): `agent`, `forward`, `fallback`. Each takes
 // value true/false (switch the feature on the models) or "all" plus the settings to give them all.
 import { ErrorCode } from '@fastgate/core/constants';
-import { ForwardRule } from '@fastgate/core/entities/catalogue';
-import { forwardConfigSchema } from '@fastgate/core/entities/catalogue';
-import { modelBatchAgentSchema, modelBatchFallbackSchema, modelBatchForwardSchema } from '@fastgate/core/entities/model';
+import { ForwardRule, forwardConfigSchema } from '@fastgate/core/entities/catalogue';
+import { modelBatchAgentSchema, modelBatchFallbackSchema, modelBatchForwardSchema, modelResource, type ModelFields } from '@fastgate/core/entities/model';
 import type { BatchInput } from '@fastgate/core/schemas/common';
 import { z } from 'zod';
 import { publishChanged, requireRows, setMembership, type LinkTable } from '../catalogue/links';
@@ -29,15 +28,16 @@ export function modelBatch(ctx: Ctx) {
     return { value: value.data, ids };
   }
 
-  async function set(ids: string[], values: Record<string, unknown>) {
-    await db.updateTable('models').set({ ...values, updated_at: Date.now() }).where('id', 'in', ids).execute();
+  /** Sets the named fields of the models, stored through the model resource. */
+  async function set(ids: string[], fields: Partial<ModelFields>) {
+    await db.updateTable('models').set({ ...modelResource.encodePartial(fields), updated_at: Date.now() }).where('id', 'in', ids).execute();
     ctx.bus.publish({ entity: 'models', op: 'update', ids });
   }
 
   return {
     agent: async (input: Input, c: Caller) => {
       const { value, ids } = await target(input);
-      if (value !== 'all') return set(ids, { is_enable_model_agent: value ? 1 : 0 });
+      if (value !== 'all') return set(ids, { is_enable_model_agent: value });
       const s = parse(modelBatchAgentSchema, input, c.locale);
       await requireRows(db, 'model_agents', 'model_agents', s.model_agents);
       const changed = await db.transaction().execute(async (trx) => {
@@ -46,23 +46,23 @@ export function modelBatch(ctx: Ctx) {
         return [['model_agents', [...touched]]] as [LinkTable, string[]][];
       });
       publishChanged(ctx, changed);
-      return set(ids, { is_enable_model_agent: 1, lb_strategy: s.lb_strategy });
+      return set(ids, { is_enable_model_agent: true, lb_strategy: s.lb_strategy });
     },
     forward: async (input: Input, c: Caller) => {
       const { value, ids } = await target(input);
-      if (value !== 'all') return set(ids, { is_enable_forward: value ? 1 : 0 });
+      if (value !== 'all') return set(ids, { is_enable_forward: value });
       const s = parse(modelBatchForwardSchema, input, c.locale);
       await requireRows(db, 'models', 'target_model', [s.target_model]);
       const config = forwardConfigSchema.parse({ forward_rule: ForwardRule.All, target_model: s.target_model });
-      return set(ids, { is_enable_forward: 1, forward_config: JSON.stringify(config) });
+      return set(ids, { is_enable_forward: true, forward_config: config });
     },
     fallback: async (input: Input, c: Caller) => {
       const { value, ids } = await target(input);
-      if (value !== 'all') return set(ids, { is_enable_fallback: value ? 1 : 0 });
+      if (value !== 'all') return set(ids, { is_enable_fallback: value });
       const { fallback_config: f } = parse(modelBatchFallbackSchema, input, c.locale);
       await requireRows(db, 'model_agents', 'fallback_config.model_agent', [f.model_agent]);
       await requireRows(db, 'models', 'fallback_config.model', [f.model]);
-      return set(ids, { is_enable_fallback: 1, fallback_config: JSON.stringify(f) });
+      return set(ids, { is_enable_fallback: true, fallback_config: f });
     },
   };
 }

@@ -1,9 +1,11 @@
-// Call-log rows (docs/SPEC.md §3.12): one per upstream attempt. Secrets never reach them: the provider key and
+// Call-log rows (docs/SPEC.md §3.12): one per upstream attempt, or one for a call refused after its key
+// was recognised (refusal-log.ts). Secrets never reach them: the provider key and
 // the app key appear masked only.
 import type { LineItem } from '@fastgate/core/entities/call-log';
 import { flag } from '@fastgate/core/resource';
 import type { NewCallLog } from '../db/schema';
 import type { Usage } from '../providers/types';
+import { FULL_PRICE_BP } from '../billing/floor';
 import { storableRow } from '../db/text';
 import { newId } from '../http/ids';
 import type { Caller } from './admit';
@@ -27,6 +29,15 @@ export interface Plan {
   prompt: string;
 }
 
+/**
+ * A call refused after its key was recognised (refusal-log.ts): no attempt was made and the model may
+ * be unknown, so the row names the model as asked and the type the endpoint serves.
+ */
+export interface RefusedPlan extends Omit<Plan, 'resolution'> {
+  resolution: Resolution | undefined;
+  modelType: number;
+}
+
 export interface Attempt {
   route?: Route;
   status: number;
@@ -41,10 +52,12 @@ export interface Attempt {
   retryCount?: number;
 }
 
-export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attempt): NewCallLog {
+export function callLog(snapshot: Snapshot, plan: Plan | RefusedPlan, index: number, a: Attempt): NewCallLog {
   const { caller, resolution } = plan;
-  const { model, target, group } = resolution;
-  const corp = snapshot.corps.get(model.corp);
+  const model = resolution?.model;
+  const target = resolution?.target;
+  const group = resolution?.group;
+  const corp = model && snapshot.corps.get(model.corp);
   const now = Date.now();
   const total = performance.now() - plan.started;
   const keep = snapshot.sys.log.open ? snapshot.sys.log.chat_records : [];
@@ -56,7 +69,7 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
     user_id: caller.user.user_id,
     app_id: caller.app.app_id,
     rid: caller.user.rid,
-    type: model.type,
+    type: model ? model.type : 'modelType' in plan ? plan.modelType : 0,
     stream: plan.stream ? 1 : 0,
     is_enable_model_agent: a.route?.agent ? 1 : 0,
     is_retry: index > 0 ? 1 : 0,
@@ -70,8 +83,8 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
     reasoning_tokens: a.usage?.reasoning_tokens ?? 0,
     total_tokens: (a.usage?.prompt_tokens ?? 0) + (a.usage?.completion_tokens ?? 0),
     total_price: a.quota ?? 0,
-    discount_bp: resolution.discountBp,
-    floor_bp: resolution.floorBp,
+    discount_bp: resolution ? resolution.discountBp : FULL_PRICE_BP,
+    floor_bp: resolution ? resolution.floorBp : 0,
     // As run.ts accountsOf charges the user's balance: the ledger verifier needs to know which calls did.
     is_limit_quota: flag.encode(caller.user.is_limit_quota),
     conn_time: Math.round(a.connMs ?? 0),
@@ -86,15 +99,15 @@ export function callLog(snapshot: Snapshot, plan: Plan, index: number, a: Attemp
     endpoint: plan.endpoint,
     creator: caller.appKey.key_mask,
     app_key_id: caller.appKey.id,
-    corp: model.corp,
+    corp: model?.corp ?? '',
     corp_name: corp?.name ?? '',
     group_id: group?.id ?? '',
     group_name: group?.name ?? '',
-    model_id: model.id,
-    name: model.name,
+    model_id: model?.id ?? '',
+    name: model?.name ?? '',
     model: plan.requested,
-    real_model_id: target.id,
-    real_model: a.route?.target.model ?? target.model,
+    real_model_id: target?.id ?? '',
+    real_model: a.route?.target.model ?? target?.model ?? '',
     model_agent_id: a.route?.agent?.id ?? '',
     model_agent_name: a.route?.agent?.name ?? '',
     key_id: a.route?.key.id ?? '',

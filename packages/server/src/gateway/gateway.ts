@@ -12,6 +12,7 @@ import { createMemoryBreakers, createRedisBreakers } from '../breakers/index';
 import { KeyHealth } from '../jobs/key-health';
 import type { RateLimiter } from '../limits/types';
 import { agentsFor, type Route } from './pick';
+import { RefusalThrottle } from './refusal-throttle';
 import { Snapshot, type SnapAppKey, type SnapGroup, type SnapModel } from './snapshot';
 import { createUpstream, type Upstream } from './upstream';
 import { UpstreamHealth } from './upstream-health';
@@ -25,6 +26,8 @@ export class Gateway {
   readonly health: KeyHealth;
   /** Circuit breakers and cool-downs per key and agent (upstream-health.ts). */
   readonly breakers: UpstreamHealth;
+  /** How many rows refused calls may add to the call log per key (refusal-throttle.ts). */
+  readonly refusals = new RefusalThrottle();
 
   /** `ledgerStore`: where the ledger keeps balances and unwritten charges (memory, or Redis shared by every instance). */
   constructor(

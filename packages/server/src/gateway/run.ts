@@ -13,6 +13,7 @@ import { CallAttempts, type AttemptScope, type Send } from './attempt';
 import type { Plan } from './call-log';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
+import { logRefusal, type RefusedSpec } from './refusal-log';
 import { resolve, type Endpoint, type Resolution } from './resolve';
 import { shieldMessage } from './shield';
 import { smartTarget } from './smart-match';
@@ -94,9 +95,10 @@ export interface AdmittedRequest extends Admitted {
 
 /**
  * admit → resolve → limit: the checks every request passes, billed or not (/v1/messages/count_tokens
- * stops here). Throws the OpenAI-shaped refusal.
+ * stops here). Throws the OpenAI-shaped refusal; with `logged` (a billed call), a refusal after admit()
+ * recognised the key is also written to the call log (refusal-log.ts).
  */
-export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat'>): Promise<AdmittedRequest> {
+export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat'>, logged?: RefusedSpec): Promise<AdmittedRequest> {
   const started = performance.now();
   const reqTime = Date.now();
   // The request's id (ops/logging.ts): every log line of the request carries it as trace_id.
@@ -104,16 +106,23 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
   reply.header('x-trace-id', traceId);
   const { snapshot, limiter } = gw;
 
+  // An unknown or disabled key, or one its lists or dates refuse, is not logged: admit() has no whole caller to log it under.
   const caller = admit(snapshot, request, reqTime);
-  const resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
-  // resolve() priced it: the group's discount, the VIP level's on top, never below a reseller's floor.
-  const { vip } = caller;
-  const scopes = limitScopes(caller, resolution, vip);
-  const admitted: AdmitResult = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true };
-  if (!admitted.ok) {
-    throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
+  let resolution: Resolution | undefined;
+  try {
+    resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
+    // resolve() priced it: the group's discount, the VIP level's on top, never below a reseller's floor.
+    const { vip } = caller;
+    const scopes = limitScopes(caller, resolution, vip);
+    const admitted: AdmitResult = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true };
+    if (!admitted.ok) {
+      throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
+    }
+    return { traceId, reqTime, started, caller, resolution, scopes, release: admitted.release };
+  } catch (err) {
+    if (logged && err instanceof GatewayError) logRefusal(gw, { traceId, reqTime, started, caller, resolution }, logged, err);
+    throw err;
   }
-  return { traceId, reqTime, started, caller, resolution, scopes, release: admitted.release };
 }
 
 /**
@@ -121,7 +130,7 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
  * when the balance is short; a chat call's budget may shrink to what the balance has, and its
  * completion limit with it. Throws the OpenAI-shaped refusal, un-counting the request from its windows.
  */
-async function hold(gw: Gateway, admitted: AdmittedRequest, spec: Pick<CallSpec, 'chat' | 'estimate'>): Promise<Reservation> {
+async function hold(gw: Gateway, admitted: AdmittedRequest, spec: Pick<CallSpec, 'chat' | 'estimate'> & RefusedSpec): Promise<Reservation> {
   const { traceId, caller, resolution, release } = admitted;
   const { ledger } = gw;
   const accounts = accountsOf(caller, resolution);
@@ -139,7 +148,9 @@ async function hold(gw: Gateway, admitted: AdmittedRequest, spec: Pick<CallSpec,
   if ('refused' in reservation) {
     await release?.();
     const kind = reservation.refused.kind;
-    throw new GatewayError(429, REFUSED_CODES[kind], kind === 'user' || kind === 'reseller' ? 'You exceeded your current quota, please recharge.' : `The quota of this ${kind.replace('_', ' ')} is used up.`, 'insufficient_quota');
+    const refusal = new GatewayError(429, REFUSED_CODES[kind], kind === 'user' || kind === 'reseller' ? 'You exceeded your current quota, please recharge.' : `The quota of this ${kind.replace('_', ' ')} is used up.`, 'insufficient_quota');
+    logRefusal(gw, admitted, spec, refusal);
+    throw refusal;
   }
   gw.markFirstUse(caller.appKey, admitted.reqTime);
   return reservation;
@@ -174,7 +185,7 @@ export interface OpenCall extends Admitted, AttemptScope {
  * settling (a failure, an error, the client gone). Settling is `run`'s business.
  */
 export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Omit<CallSpec, 'attempt'>, run: (call: OpenCall) => Promise<T>): Promise<T> {
-  const admitted = await admitRequest(gw, request, reply, spec);
+  const admitted = await admitRequest(gw, request, reply, spec, spec);
   const reservation = await hold(gw, admitted, spec);
   const { traceId, reqTime, started, caller, resolution, scopes } = admitted;
   const abort = new AbortController();

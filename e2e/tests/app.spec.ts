@@ -29,8 +29,8 @@ async function apiGet<T>(page: Page, path: string): Promise<T> {
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 /** Table rows with row actions (not the header). */
 const rows = (page: Page) => page.locator('.arco-table-tr').filter({ has: page.locator('[data-testid^=row-actions-]') });
-/** The key row whose mask ends like `key` (the server shows the first 10 and last 5 characters). */
-const keyRow = (page: Page, key: string) => rows(page).filter({ hasText: `${key.slice(0, 10)}*${key.slice(-5)}` });
+/** The key row whose mask ends like `key` (the server shows the first 10 and last 5 characters, a `*` for each between). */
+const keyRow = (page: Page, key: string) => rows(page).filter({ hasText: `${key.slice(0, 10)}${'*'.repeat(key.length - 15)}${key.slice(-5)}` });
 
 test('a user creates an app with its first key, then creates, copies, exports and disables keys', async ({ page, context, browser }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE_URL });

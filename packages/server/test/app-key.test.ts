@@ -66,7 +66,7 @@ describe.each(dialects)('app keys on %s', (dialect) => {
       user_id: userA.userId,
       app_id: appA.app_id,
       app_name: 'Alpha',
-      key: `${key.slice(0, 10)}*${key.slice(-5)}`,
+      key: `${key.slice(0, 10)}${'*'.repeat(key.length - 15)}${key.slice(-5)}`,
       models: [MODEL],
       model_names: ['GPT-4o'],
       is_limit_quota: true,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maskKey } from '../src/security/api-keys';
+import { maskKey } from '@fastgate/core/key-mask';
 import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
 
 const A = '/api/v1/model/agent';

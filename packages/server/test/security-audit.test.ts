@@ -9,7 +9,7 @@ import { newId } from '../src/http/ids';
 import { formatTime } from '../src/http/time';
 import { purgeAuditLogs } from '../src/jobs/audit-purge';
 import { housekeep } from '../src/jobs/housekeeping';
-import { maskKey } from '../src/security/api-keys';
+import { maskKey } from '@fastgate/core/key-mask';
 import { MASK } from '../src/security/redact';
 import { admin, dialects, signedIn, startServer, type Client, type TestServer } from './helpers';
 

@@ -1,12 +1,14 @@
 // App key (docs/ORIGINAL-API.md §3.3): the credential a gateway client presents. Created in two calls:
 // `/app/create/key` generates a value, `/app/key/config` stores it with its limits.
 import { z } from 'zod';
+import { boolField, intField, numberish } from '../schemas/encodings';
 import { idField, statusField, remarkField } from '../schemas/common';
 import { expiresAtField, idListField, ipListField, ownerIdField, quotaField } from '../schemas/usage-limits';
 import { keyFilterSchema, type KeyType } from './provider-key';
 import { rateLimitsSchema } from './catalogue';
 import { LIMIT_VIRTUAL, limitColumns } from './limit-columns';
 import { defineResource, type Fields } from '../resource';
+import { isMaskedKey } from '../key-mask';
 
 export const APP_KEY_PATHS = {
   generate: '/app/create/key',
@@ -30,12 +32,13 @@ export const QuotaExpiresRule = { Fixed: 1, Duration: 2 } as const;
 /** The settings of a key. */
 const appKeyFields = z.object({
   models: idListField,
-  is_limit_quota: z.boolean(),
+  is_limit_quota: boolField,
   quota: quotaField,
-  quota_expires_rule: z.union([z.literal(QuotaExpiresRule.Fixed), z.literal(QuotaExpiresRule.Duration)]),
+  quota_expires_rule: numberish(z.union([z.literal(QuotaExpiresRule.Fixed), z.literal(QuotaExpiresRule.Duration)])),
   quota_expires_at: expiresAtField,
-  quota_expires_minutes: z.number().int().min(0).max(100 * 365 * 24 * 60),
-  is_bind_group: z.boolean(),
+  /** "" (the original console's empty field) = 0, not set. */
+  quota_expires_minutes: numberish(z.number().int().min(0).max(100 * 365 * 24 * 60), 0),
+  is_bind_group: boolField,
   group: z.union([idField, z.literal('')]),
   ip_whitelist: ipListField,
   ip_blacklist: ipListField,
@@ -73,12 +76,18 @@ export const APP_KEY_DEFAULTS: Required<AppKeySettings> = {
 
 export const appKeyGenerateSchema = z.object({ app_id: ownerIdField, user_id: ownerIdField.optional() });
 
+/**
+ * The key on `/app/key/config`: its mask, which the original console's form sends back unchanged on
+ * update, is no key (the key never changes there; a create without a real key is refused).
+ */
+const configKeyField = z.preprocess<unknown, z.ZodOptional<typeof appKeyField>, string | undefined>((v) => (typeof v === 'string' && isMaskedKey(v.trim()) ? undefined : v), appKeyField.optional());
+
 /** No `id` = store the generated `key` for `app_id`; with `id` = update (key and app stay). */
 export const appKeyConfigSchema = appKeySettingsSchema.extend({
   id: idField.optional(),
   app_id: ownerIdField.optional(),
   user_id: ownerIdField.optional(),
-  key: appKeyField.optional(),
+  key: configKeyField,
 });
 
 /** `query_params` of the `all-*` actions: the key page's filters. */
@@ -86,7 +95,7 @@ const queryParams = keyFilterSchema.omit({ type: true }).prefault({});
 
 /** `/app/key/batch/operate` payloads per action (docs/ORIGINAL-API.md §2.8). */
 export const appKeyBatchSchemas = {
-  create: appKeySettingsSchema.extend({ app_id: ownerIdField, user_id: ownerIdField.optional(), n: z.number().int().min(1).max(1000) }),
+  create: appKeySettingsSchema.extend({ app_id: ownerIdField, user_id: ownerIdField.optional(), n: intField(1, 1000) }),
   update: appKeySettingsSchema.extend({ ids: z.array(idField).min(1).max(1000) }),
   status: z.object({ ids: z.array(idField).min(1).max(1000), value: statusField }),
   delete: z.object({ ids: z.array(idField).min(1).max(1000) }),

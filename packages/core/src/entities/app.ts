@@ -1,6 +1,7 @@
 // App (docs/ORIGINAL-API.md §3.2): a user's client application. Its keys call the gateway; the app's models,
 // group, quota, expiry and IP lists apply to every one of them.
 import { z } from 'zod';
+import { boolField } from '../schemas/encodings';
 import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField, idListField, idsFilter, ipListField, ownerIdField, ownerIdFilter, quotaField } from '../schemas/usage-limits';
 import { rateLimitsSchema } from './catalogue';
@@ -14,10 +15,10 @@ const appBase = z.object({
   remark: remarkField.default(''),
   /** Empty = no app-level restriction (user and group permissions still apply). */
   models: idListField.default([]),
-  is_bind_group: z.boolean().default(false),
+  is_bind_group: boolField.default(false),
   /** Group id, required when `is_bind_group`. */
   group: z.union([idField, z.literal('')]).default(''),
-  is_limit_quota: z.boolean().default(false),
+  is_limit_quota: boolField.default(false),
   quota: quotaField.default(0),
   quota_expires_at: expiresAtField.default(''),
   /** Newline strings or arrays on input, arrays on output. */
@@ -37,7 +38,7 @@ export const appCreateSchema = z.object({
   user_id: ownerIdField.optional(),
   ...appBase.shape,
   /** Also generate the app's first key (returned once as `key`). */
-  is_create_key: z.boolean().default(false),
+  is_create_key: boolField.default(false),
 });
 export const appUpdateSchema = z.object({ id: idField, ...appBase.shape });
 

@@ -1,5 +1,6 @@
 // Corp: an upstream vendor; its code picks the gateway's protocol adapter (docs/ORIGINAL-API.md §3.7).
 import { z } from 'zod';
+import { boolField, numberish } from '../schemas/encodings';
 import type { ProviderFamily } from '../constants';
 import { defineResource, flag, type Fields } from '../resource';
 import { boolFilter, dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
@@ -30,8 +31,8 @@ export const corpResource = defineResource({
     name: name100,
     code: name100,
     /** 0 or absent = after the last one (console/corp.ts). */
-    sort: z.number().int().min(0).max(1_000_000).optional(),
-    is_public: z.boolean().default(false),
+    sort: numberish(z.number().int().min(0).max(1_000_000).optional()),
+    is_public: boolField.default(false),
     remark: remarkField.default(''),
     status: statusField.default(1),
   }),

@@ -1,6 +1,7 @@
 // Bills (docs/ORIGINAL-API.md §1.5, §3.12; docs/SPEC.md §3.10 Bill): daily per-user statistics built from the call logs.
 import { z } from 'zod';
 import { idField, pageSchema } from '../schemas/common';
+import { rangeish } from '../schemas/encodings';
 import { idListField, ownerIdFilter } from '../schemas/usage-limits';
 
 export const BILL_PAGE = '/finance/bill/page';
@@ -13,7 +14,7 @@ const statDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 export const billPageSchema = pageSchema.extend({
   user_id: ownerIdFilter,
-  stat_date: z.array(statDate).length(2).optional(),
+  stat_date: rangeish(z.array(statDate).length(2).optional()),
 });
 export const billDetailSchema = z.object({ id: idField });
 /** `ids` win over the range; without ids the bill date range is required (docs/SPEC.md §2.4). */

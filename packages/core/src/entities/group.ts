@@ -1,32 +1,33 @@
 // Group: a set of models sold at a discount, with limits and routing (docs/ORIGINAL-API.md §3.8, docs/SPEC.md §3.6).
 import { z } from 'zod';
+import { boolField, decimalField } from '../schemas/encodings';
 import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField, idsFilter, quotaField } from '../schemas/usage-limits';
 import { defineResource, flag, ids, type Fields } from '../resource';
-import { forwardColumn, forwardConfigSchema, idList, lbStrategyField, LbStrategy, rateLimitsColumn, rateLimitsSchema, weightField, type ForwardConfigWire } from './catalogue';
+import { forwardColumn, forwardConfigFields, forwardWhenEnabled, idList, lbStrategyField, LbStrategy, rateLimitsColumn, rateLimitsSchema, weightField, type ForwardConfigWire } from './catalogue';
 
 export const GROUP_PREFIX = '/group';
 
 const groupBase = z.object({
   name: name100,
   /** Percent paid, 0–100 with decimals (80 = pay 80 %); responses give the fraction (docs/ORIGINAL-API.md §2.10). */
-  discount: z.number().min(0).max(100),
+  discount: decimalField(0, 100),
   models: idList,
-  is_default: z.boolean().default(false),
-  is_public: z.boolean().default(false),
+  is_default: boolField.default(false),
+  is_public: boolField.default(false),
   /** VIP level ids (the VIP module comes later; stored as given). */
   vip_levels: z.array(idField).max(1000).default([]),
   weight: weightField,
   expires_at: expiresAtField.default(''),
   remark: remarkField.default(''),
-  is_limit_quota: z.boolean().default(false),
+  is_limit_quota: boolField.default(false),
   quota: quotaField.default(0),
   rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
-  is_enable_model_agent: z.boolean().default(false),
+  is_enable_model_agent: boolField.default(false),
   lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin),
   model_agents: idList,
-  is_enable_forward: z.boolean().default(false),
-  forward_config: forwardConfigSchema.optional(),
+  is_enable_forward: boolField.default(false),
+  forward_config: forwardConfigFields.optional(),
   status: statusField.default(1),
 });
 
@@ -54,7 +55,7 @@ export const groupResource = defineResource({
 type GroupFields = Fields<typeof groupResource>;
 
 const complete = <S extends z.ZodType<z.infer<typeof groupBase>>>(s: S) =>
-  s.refine((g) => !g.is_enable_forward || g.forward_config, { path: ['forward_config'], message: 'required' });
+  forwardWhenEnabled(s).refine((g) => !g.is_enable_forward || g.forward_config, { path: ['forward_config'], message: 'required' });
 
 export const groupCreateSchema = complete(groupBase);
 export type GroupCreate = z.infer<typeof groupCreateSchema>;
@@ -71,7 +72,7 @@ export const groupPageSchema = pageSchema.extend({
   /** Quirk kept from the original (docs/ORIGINAL-API.md §2.5): this range filters `expires_at`. */
   created_at: dateRangeFilter,
   /** Reseller: true = only the groups it owns (its group management page); absent = everything it sees. */
-  owned: z.boolean().optional(),
+  owned: boolField.optional(),
 });
 
 /** Discount as stored (basis points, 10000 = full price) ⇄ wire. */

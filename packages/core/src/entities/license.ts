@@ -1,5 +1,6 @@
 // License: what an installation may run (users, apps, nodes, expiry), signed with Ed25519 (docs/SPEC.md §3.8 "License").
 import { z } from 'zod';
+import { boolField, intField } from '../schemas/encodings';
 import { INT4_MAX, boolFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { expiresAtField } from '../schemas/usage-limits';
 import { emailField } from '../schemas/fields';
@@ -19,7 +20,7 @@ const licenseNodeSchema = z.object({
 });
 export type LicenseNode = z.infer<typeof licenseNodeSchema>;
 
-const count = z.number().int().min(0).max(100_000_000).default(0);
+const count = intField(0, 100_000_000).default(0);
 
 const licenseBase = z.object({
   name: name100,
@@ -32,7 +33,7 @@ const licenseBase = z.object({
   user_count: count,
   app_count: count,
   expires_at: expiresAtField.default(''),
-  is_node_visible: z.boolean().default(false),
+  is_node_visible: boolField.default(false),
   remark: remarkField.default(''),
   nodes: z.array(licenseNodeSchema).max(100).default([]),
   status: statusField.default(1),

@@ -1,5 +1,6 @@
 // Model agent: an upstream endpoint with its own keys, serving some models (docs/ORIGINAL-API.md §3.6, docs/SPEC.md §3.5).
 import { z } from 'zod';
+import { boolField } from '../schemas/encodings';
 import { dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { idsFilter } from '../schemas/usage-limits';
 import { defineResource, flag, ids, type Codec, type Fields } from '../resource';
@@ -48,15 +49,15 @@ const agentBase = z.object({
   weight: weightField.default(1),
   models: idList,
   /** Renames on the way upstream: replace_models[i] → target_models[i] (docs/ORIGINAL-GATEWAY.md §1.5). */
-  is_enable_model_replace: z.boolean().default(false),
+  is_enable_model_replace: boolField.default(false),
   replace_models: z.array(modelName).max(500).default([]),
   target_models: z.array(modelName).max(500).default([]),
-  is_never_disable: z.boolean().default(false),
+  is_never_disable: boolField.default(false),
   lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin),
   key: providerKeysField,
   /** Flags given to the keys created from `key` (docs/ORIGINAL-API.md §3.6). */
-  is_agents_only: z.boolean().default(true),
-  is_never_disable_key: z.boolean().default(false),
+  is_agents_only: boolField.default(true),
+  is_never_disable_key: boolField.default(false),
   fallback_models: idList,
   remark: remarkField.default(''),
   status: statusField.default(1),

@@ -2,6 +2,7 @@
 // tokens and sends price × 0.5 (500000 units = $1); the server stores ratios. Fixed quotas are integer units
 // per call (or per unit where a block says so). All blocks live in models.quotas and are flat on the wire.
 import { z } from 'zod';
+import { boolField, decimalField, intField, numberish } from '../schemas/encodings';
 import { quotaField } from '../schemas/usage-limits';
 
 /** 1 ratio (per token), 2 fixed quota (per call). */
@@ -9,11 +10,11 @@ export const BillingMethod = { Ratio: 1, Fixed: 2 } as const;
 /** Multimodal billing: 1 by the official usage, 2 by the system's own counting. */
 export const BillingRule = { Official: 1, System: 2 } as const;
 
-const ratioValue = z.number().min(0).max(1_000_000_000);
+const ratioValue = decimalField(0, 1_000_000_000);
 const optionalRatio = ratioValue.optional();
 const ratio = ratioValue.default(0);
 const fixed = quotaField.default(0);
-const billingMethod = z.union([z.literal(BillingMethod.Ratio), z.literal(BillingMethod.Fixed)]).default(BillingMethod.Ratio);
+const billingMethod = numberish(z.union([z.literal(BillingMethod.Ratio), z.literal(BillingMethod.Fixed)])).default(BillingMethod.Ratio);
 
 /** At most one `is_default` row in a price table. */
 const oneDefault = <T extends { is_default: boolean }>(rows: T[]) => rows.filter((r) => r.is_default).length <= 1;
@@ -25,7 +26,7 @@ const table = <S extends z.ZodType<{ is_default: boolean }>>(row: S) => z.array(
  * left at 0 keeps the block's own; the block's fallbacks (cached → prompt, …) then apply as usual.
  */
 const contextTierSchema = z.object({
-  above_tokens: z.number().int().min(1).max(100_000_000),
+  above_tokens: intField(1, 100_000_000),
   prompt_ratio: ratio,
   completion_ratio: ratio,
   cached_ratio: ratio,
@@ -61,10 +62,10 @@ const imageQuotaSchema = z.object({
   generation_quotas: table(
     z.object({
       quality: z.string().trim().max(20).default(''),
-      width: z.number().int().min(0).max(100_000),
-      height: z.number().int().min(0).max(100_000),
+      width: intField(0, 100_000),
+      height: intField(0, 100_000),
       fixed_quota: fixed,
-      is_default: z.boolean().default(false),
+      is_default: boolField.default(false),
     }),
   ),
   text_ratio: ratio,
@@ -77,13 +78,13 @@ const imageQuotaSchema = z.object({
 export const VISION_MODES = ['low', 'high', 'auto'] as const;
 export const SEARCH_CONTEXT_SIZES = ['low', 'medium', 'high'] as const;
 const multimodalQuotaSchema = z.object({
-  billing_rule: z.union([z.literal(BillingRule.Official), z.literal(BillingRule.System)]).default(BillingRule.Official),
+  billing_rule: numberish(z.union([z.literal(BillingRule.Official), z.literal(BillingRule.System)])).default(BillingRule.Official),
   text_quota: textQuotaSchema.default(textQuotaSchema.parse({})),
-  vision_quotas: table(z.object({ mode: z.enum(VISION_MODES), fixed_quota: fixed, is_default: z.boolean().default(false) })),
+  vision_quotas: table(z.object({ mode: z.enum(VISION_MODES), fixed_quota: fixed, is_default: boolField.default(false) })),
   /** Flat price of one search (Google-style). */
   search_quota: fixed,
   /** Per search-context-size prices (OpenAI-style). */
-  search_quotas: table(z.object({ search_context_size: z.enum(SEARCH_CONTEXT_SIZES), fixed_quota: fixed, is_default: z.boolean().default(false) })),
+  search_quotas: table(z.object({ search_context_size: z.enum(SEARCH_CONTEXT_SIZES), fixed_quota: fixed, is_default: boolField.default(false) })),
 });
 
 /** Realtime and multimodal-audio models price text and audio tokens apart. */

@@ -1,7 +1,8 @@
 // Model: what clients ask the gateway for, its prices and its routing (docs/ORIGINAL-API.md §3.5, docs/SPEC.md §3.4, §4.5).
 import { z } from 'zod';
+import { boolField, intField, numberish } from '../schemas/encodings';
 import { INT4_MAX, dateRangeFilter, idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
-import { forwardColumn, forwardConfigSchema, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
+import { forwardColumn, forwardConfigFields, forwardWhenEnabled, ForwardRule, idList, lbStrategyField, LbStrategy, type ForwardConfigWire } from './catalogue';
 import { modelQuotasSchema, QUOTA_KEYS, type ModelQuotas } from './model-quota';
 import { defineResource, flag, json, parseJson, type Fields, type StoredColumns } from '../resource';
 import type { UpstreamWire } from '../protocols';
@@ -49,15 +50,15 @@ export const MODEL_TYPE_LABELS: Record<ModelTypeValue, { 'zh-CN': string; 'en-US
 /** Request and response body format: 1 the gateway's unified (OpenAI) shape, 2 the vendor's own. */
 export const DataFormat = { Unified: 1, Official: 2 } as const;
 
-const modelTypeField = z.union(MODEL_TYPES.map((t) => z.literal(t)) as unknown as [z.ZodLiteral<ModelTypeValue>, z.ZodLiteral<ModelTypeValue>]);
-const dataFormatField = z.union([z.literal(DataFormat.Unified), z.literal(DataFormat.Official)]).default(DataFormat.Unified);
+const modelTypeField = numberish(z.union(MODEL_TYPES.map((t) => z.literal(t)) as unknown as [z.ZodLiteral<ModelTypeValue>, z.ZodLiteral<ModelTypeValue>]));
+const dataFormatField = numberish(z.union([z.literal(DataFormat.Unified), z.literal(DataFormat.Official)])).default(DataFormat.Unified);
 
 export const presetConfigSchema = z.object({
-  is_support_system_role: z.boolean().default(true),
+  is_support_system_role: boolField.default(true),
   system_role_prompt: z.string().max(20_000).default(''),
-  min_tokens: z.number().int().min(0).max(10_000_000).default(0),
-  max_tokens: z.number().int().min(0).max(10_000_000).default(0),
-  is_support_stream: z.boolean().default(true),
+  min_tokens: intField(0, 10_000_000).default(0),
+  max_tokens: intField(0, 10_000_000).default(0),
+  is_support_stream: boolField.default(true),
 });
 export type PresetConfig = z.infer<typeof presetConfigSchema>;
 
@@ -66,10 +67,10 @@ export type FallbackConfig = z.infer<typeof fallbackConfigSchema>;
 const noFallback = (): FallbackConfig => ({ model_agent: '', model: '' });
 
 /** Token counts a model declares: up to 100M; 0 = not declared. */
-const tokenCount = z.number().int().min(0).max(100_000_000).default(0);
+const tokenCount = intField(0, 100_000_000).default(0);
 
 /** Models forward by rules 1–3; rule 4 (used quota) belongs to groups. */
-const modelForwardSchema = forwardConfigSchema.refine((f) => f.forward_rule !== ForwardRule.UsedQuota, { path: ['forward_rule'], message: '1 | 2 | 3' });
+const modelForwardSchema = forwardConfigFields.refine((f) => f.forward_rule !== ForwardRule.UsedQuota, { path: ['forward_rule'], message: '1 | 2 | 3' });
 
 const modelBase = z
   .object({
@@ -83,16 +84,16 @@ const modelBase = z
     remark: remarkField.default(''),
     request_data_format: dataFormatField,
     response_data_format: dataFormatField,
-    is_public: z.boolean().default(false),
+    is_public: boolField.default(false),
     groups: idList,
-    is_enable_preset_config: z.boolean().default(false),
+    is_enable_preset_config: boolField.default(false),
     preset_config: presetConfigSchema.default(presetConfigSchema.parse({})),
-    is_enable_model_agent: z.boolean().default(false),
+    is_enable_model_agent: boolField.default(false),
     lb_strategy: lbStrategyField.default(LbStrategy.RoundRobin),
     model_agents: idList,
-    is_enable_forward: z.boolean().default(false),
+    is_enable_forward: boolField.default(false),
     forward_config: modelForwardSchema.optional(),
-    is_enable_fallback: z.boolean().default(false),
+    is_enable_fallback: boolField.default(false),
     fallback_config: fallbackConfigSchema.default(noFallback),
     /** The model's context window and output limit in tokens: listed on `/v1/models`; the output limit bounds a call's reservation when the call sets none. */
     context_window: tokenCount,
@@ -130,7 +131,7 @@ export const quotasColumn = {
 
 /** Switched-on forwarding and fallback need their settings; an output limit fits in the context window. */
 const complete = <S extends z.ZodType<z.infer<typeof modelBase>>>(s: S) =>
-  s
+  forwardWhenEnabled(s)
     .refine((m) => !m.is_enable_forward || m.forward_config, { path: ['forward_config'], message: 'required' })
     .refine((m) => !m.is_enable_fallback || m.fallback_config.model_agent || m.fallback_config.model, { path: ['fallback_config'], message: 'required' })
     .refine((m) => !m.context_window || m.max_output_tokens <= m.context_window, { path: ['max_output_tokens'], message: '≤ context_window' });
@@ -143,7 +144,7 @@ export const modelPageSchema = pageSchema.extend({
   corp: z.string().trim().max(32).optional(),
   name: textFilter,
   model: textFilter,
-  type: z.union([z.literal(0), modelTypeField]).optional(),
+  type: numberish(z.union([z.literal(0), modelTypeField]).optional()),
   /** Admin only: models in this group. */
   group: z.string().trim().max(32).optional(),
   remark: textFilter,
@@ -154,12 +155,12 @@ export const modelPageSchema = pageSchema.extend({
 /** `POST /model/permissions`: the models granted to one record (docs/ORIGINAL-API.md §3.5). */
 const MODEL_PERMISSION_ACTIONS = ['user', 'app', 'key', 'agent', 'fallback', 'group'] as const;
 export const modelPermissionsSchema = z.object({
-  id: z.union([idField, z.number().int().min(1).max(INT4_MAX).transform(String)]),
+  id: z.union([idField, intField(1, INT4_MAX).transform(String)]),
   action: z.enum(MODEL_PERMISSION_ACTIONS),
   corp: z.string().trim().max(32).optional(),
   name: textFilter,
   model: textFilter,
-  type: z.union([z.literal(0), modelTypeField]).optional(),
+  type: numberish(z.union([z.literal(0), modelTypeField]).optional()),
   status: statusFilter,
 });
 

@@ -2,6 +2,7 @@
 // told apart by `type`; model keys are admin-only. This file holds the model-key shapes and the
 // `/key` request schemas both types use.
 import { z } from 'zod';
+import { boolField, intField } from '../schemas/encodings';
 import { batchSchema, dateRangeFilter, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { idListField, idsFilter, ownerIdFilter, quotaField, usdBelowFilter } from '../schemas/usage-limits';
 import { defineResource, flag, ids, type Fields } from '../resource';
@@ -37,11 +38,11 @@ const modelKeyFields = {
   corp: idField,
   models: idListField.default([]),
   model_agents: idListField.default([]),
-  is_agents_only: z.boolean().default(false),
-  is_never_disable: z.boolean().default(false),
+  is_agents_only: boolField.default(false),
+  is_never_disable: boolField.default(false),
   /** Share in weighted load balancing (docs/ORIGINAL-API.md §3.4). */
-  weight: z.number().int().min(1).max(100).default(1),
-  is_limit_quota: z.boolean().default(false),
+  weight: intField(1, 100).default(1),
+  is_limit_quota: boolField.default(false),
   quota: quotaField.default(0),
   remark: remarkField.default(''),
   status: statusField.default(1),

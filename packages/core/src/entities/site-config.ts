@@ -1,6 +1,7 @@
 // Site config per domain (docs/ORIGINAL-API.md §3.9, docs/SPEC.md §3.9): branding, registration rules and the mail server
 // of one domain. Admins manage all; a reseller only the configs it owns (user_id = its user_id).
 import { z } from 'zod';
+import { boolField, intField, listish } from '../schemas/encodings';
 import { defineResource, parseJson, type Codec, type Fields } from '../resource';
 import { INT4_MAX, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 
@@ -26,7 +27,8 @@ export const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a
 
 const text = (max: number) => z.string().trim().max(max).default('');
 const url = text(500);
-const list = <T extends z.ZodType>(item: T) => z.array(item).max(50).default([]);
+/** A list of up to 50; "" (the original console's empty field) is the empty list. */
+const list = <T extends z.ZodType>(item: T) => listish(z.array(item).max(50).default([]));
 
 const carouselItem = z.object({ image_url: z.string().trim().max(500).default(''), jump_url: z.string().trim().max(500).default('') });
 const announcementItem = z.object({ content: z.string().trim().min(1).max(1000), jump_url: z.string().trim().max(500).default('') });
@@ -50,20 +52,20 @@ export const siteConfigCreateSchema = z.object({
   /** Non-empty: registration on this domain is closed (the text is shown). */
   register_tips: text(500),
   /** Quota units granted to an account registering on this domain. */
-  grant_quota: z.number().int().min(0).max(1e15).default(0),
+  grant_quota: intField(0, 1e15).default(0),
   /** Minutes after registration the granted quota expires; 0 = never. */
-  quota_expires_at: z.number().int().min(0).max(100 * 365 * 1440).default(0),
+  quota_expires_at: intField(0, 100 * 365 * 1440).default(0),
   support_email_suffix: list(z.string().trim().toLowerCase().min(1).max(100).regex(/^@?[a-z0-9.-]+$/, 'support_email_suffix')),
   register_welcome: text(2000),
   // Mail server: empty host = the system mail server is used.
   host: mailHost,
   /** 0 = 465. */
-  port: z.number().int().min(0).max(65535).default(0),
+  port: intField(0, 65535).default(0),
   user_name: text(200),
   /** Write-only: empty on update keeps the stored password. */
   password: z.string().max(200).default(''),
   /** true removes the stored password. */
-  clear_password: z.boolean().optional(),
+  clear_password: boolField.optional(),
   from_name: text(100),
   carousel1_title: text(100),
   carousels1: list(carouselItem),

@@ -1,6 +1,7 @@
 // Managed users and resellers (docs/ORIGINAL-API.md §3.1), deal records (docs/ORIGINAL-API.md §3.11) and the quota notice settings
 // (docs/ORIGINAL-API.md §1.4). Money is integer quota units; the warning threshold is whole dollars, the expiry warning days.
 import { z } from 'zod';
+import { boolField, decimalField, intField, numberish } from '../schemas/encodings';
 import { parseIpList } from '../ip-list';
 import { dateRangeFilter, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { emailField, passwordField, phoneField } from '../schemas/fields';
@@ -31,18 +32,18 @@ const userIpListField = z
     return z.NEVER;
   });
 
-const rechargeTypeField = z.union([z.literal(QuotaType.Recharge), z.literal(QuotaType.Deduct), z.literal(QuotaType.Gift)]);
+const rechargeTypeField = numberish(z.union([z.literal(QuotaType.Recharge), z.literal(QuotaType.Deduct), z.literal(QuotaType.Gift)]));
 /** Whole dollars (docs/ORIGINAL-API.md §1.4). */
-const warningThresholdField = z.number().int().min(0).max(1_000_000_000);
+const warningThresholdField = intField(0, 1_000_000_000);
 /** Days. */
-const expireWarningThresholdField = z.number().int().min(0).max(3650);
+const expireWarningThresholdField = intField(0, 3650);
 
 /**
  * A reseller's floor (admin only): its cost price as a discount, percent paid like a group's discount
  * (100 = list price, the default). Its groups and VIP levels cannot go below it, and the gateway never
  * bills its users below it.
  */
-const floorField = z.number().min(0).max(100);
+const floorField = decimalField(0, 100);
 
 const editable = z.object({
   name: z.string().trim().min(1).max(30),
@@ -51,8 +52,8 @@ const editable = z.object({
   phone: z.union([phoneField, z.literal('')]).default(''),
   remark: remarkField.default(''),
   quota_expires_at: expiresAtField.default(''),
-  is_limit_quota: z.boolean().default(true),
-  quota_warning: z.boolean().default(true),
+  is_limit_quota: boolField.default(true),
+  quota_warning: boolField.default(true),
   warning_threshold: warningThresholdField.default(0),
   expire_warning_threshold: expireWarningThresholdField.default(0),
   groups: idListField.default([]),
@@ -82,7 +83,7 @@ export const userCreateSchema = z.object({
   quota: quotaField.default(0),
   quota_type: rechargeTypeField.default(QuotaType.Recharge),
   /** Admin only: the owning reseller's user_id (0 = none). */
-  rid: z.number().int().min(0).max(2_147_483_647).optional(),
+  rid: intField(0, 2_147_483_647).optional(),
   /** Resellers only; absent = 100. */
   floor: floorField.optional(),
 });
@@ -110,12 +111,12 @@ export const userDeleteSchema = z
   .object({
     id: idField.optional(),
     ids: z.array(idField).max(1000).optional(),
-    data: z.array(z.number().int().min(1).max(5)).max(5).default([]),
+    data: z.array(intField(1, 5)).max(5).default([]),
   })
   .refine((v) => v.id || v.ids?.length, { message: 'id', path: ['id'] });
 
 /** Positive whole units; 0 moves nothing and is refused. */
-const rechargeQuota = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const rechargeQuota = intField(1, Number.MAX_SAFE_INTEGER);
 
 export const rechargeSchema = z.object({
   user_id: ownerIdField,
@@ -123,7 +124,7 @@ export const rechargeSchema = z.object({
   quota_type: rechargeTypeField.default(QuotaType.Recharge),
   /** "" or absent = keep the current expiry. */
   quota_expires_at: expiresAtField.optional(),
-  is_send_notice: z.boolean().default(false),
+  is_send_notice: boolField.default(false),
   remark: remarkField.optional(),
 });
 
@@ -133,13 +134,13 @@ export const batchRechargeSchema = z.object({
   value: rechargeQuota,
   quota_type: rechargeTypeField.default(QuotaType.Recharge),
   quota_expires_at: expiresAtField.optional(),
-  is_send_notice: z.boolean().default(false),
+  is_send_notice: boolField.default(false),
 });
 
 export const permissionsSchema = z.object({ user_id: ownerIdField, models: idListField.default([]), groups: idListField.default([]) });
 
 export const quotaWarningSchema = z.object({
-  quota_warning: z.boolean(),
+  quota_warning: boolField,
   warning_threshold: warningThresholdField,
   expire_warning_threshold: expireWarningThresholdField,
 });

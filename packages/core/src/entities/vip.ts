@@ -1,6 +1,7 @@
 // VIP level: a discount, groups, speed limits and an upgrade/downgrade ladder (docs/SPEC.md §3.7 "VIP level").
 // Owned like groups: admin levels carry user_id 0, a reseller's its own user_id.
 import { z } from 'zod';
+import { boolField, decimalField, intField } from '../schemas/encodings';
 import { idField, name100, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { quotaField } from '../schemas/usage-limits';
 import { rateLimitsSchema, type RateLimits } from './catalogue';
@@ -8,6 +9,9 @@ import { defineResource, flag, ids, parseJson, type Codec, type Fields } from '.
 
 export const VIP_PREFIX = '/sys/vip';
 export const VIP_CENTER_PATH = '/vip/center';
+
+/** A rule needs a non-zero threshold to fire on (the server's check, and the web form's). */
+export const hasVipThreshold = (r: { recharge_quota?: number; used_quota?: number }) => (r.recharge_quota ?? 0) > 0 || (r.used_quota ?? 0) > 0;
 
 /**
  * One rule of the ladder. Thresholds are quota units counted since the user entered its level; 0 =
@@ -22,7 +26,7 @@ const vipRuleSchema = z
     used_quota: quotaField.default(0),
     target_level: idField,
   })
-  .refine((r) => r.recharge_quota > 0 || r.used_quota > 0, { path: ['recharge_quota'], message: 'recharge_quota or used_quota > 0' });
+  .refine(hasVipThreshold, { path: ['recharge_quota'], message: 'recharge_quota or used_quota > 0' });
 export type VipRule = z.infer<typeof vipRuleSchema>;
 
 /** Hex colour of the level badge. */
@@ -31,17 +35,17 @@ const colorField = z.string().trim().regex(/^(#[0-9a-fA-F]{6})?$/, '#RRGGBB');
 const vipBase = z.object({
   name: name100,
   /** Percent paid, 0–100 (80 = pay 80 %); responses give the fraction, like groups. */
-  discount: z.number().min(0).max(100).default(100),
+  discount: decimalField(0, 100).default(100),
   color: colorField.default(''),
   /** Minutes a user keeps the level; 0 (or absent/empty) = permanent. */
   duration: z
-    .union([z.number().int().min(0).max(100_000_000), z.literal(''), z.null()])
+    .union([intField(0, 100_000_000), z.literal(''), z.null()])
     .default(0)
     .transform((v) => (v === '' || v === null ? 0 : v)),
   groups: z.array(idField).max(1000).default([]),
-  is_public: z.boolean().default(false),
-  is_default: z.boolean().default(false),
-  sort: z.number().int().min(0).max(1_000_000).default(0),
+  is_public: boolField.default(false),
+  is_default: boolField.default(false),
+  sort: intField(0, 1_000_000).default(0),
   remark: remarkField.default(''),
   rate_limits: rateLimitsSchema.default(rateLimitsSchema.parse({})),
   rules: z.array(vipRuleSchema).max(20).default([]),

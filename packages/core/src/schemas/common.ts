@@ -1,20 +1,21 @@
 // Payload pieces every CRUD resource shares (docs/ORIGINAL-API.md §1.2, §2).
 import { z } from 'zod';
 import { Status } from '../constants';
+import { boolField, numberish, rangeish } from './encodings';
 
 export const idField = z.string().trim().min(1).max(32);
 /** The largest value of an `integer` column (PostgreSQL int4): numeric ids and filters stay within it. */
 export const INT4_MAX = 2_147_483_647;
-export const statusField = z.union([z.literal(Status.Normal), z.literal(Status.Disabled)]);
+export const statusField = numberish(z.union([z.literal(Status.Normal), z.literal(Status.Disabled)]));
 export const remarkField = z.string().trim().max(500);
 /** Names and codes of apps, agents and corps: at most 100 characters (docs/SPEC.md §5). */
 export const name100 = z.string().trim().min(1).max(100);
 /** A text filter: substring match; empty = no filter. */
 export const textFilter = z.string().trim().max(200).optional();
 /** `status: 0` or absent = no filter (docs/ORIGINAL-API.md §2.5). */
-export const statusFilter = z.union([z.literal(0), statusField]).optional();
-/** ["YYYY-MM-DD", "YYYY-MM-DD"] (or with times). */
-export const dateRangeFilter = z.array(z.string().max(19)).length(2).optional();
+export const statusFilter = numberish(z.union([z.literal(0), z.literal(Status.Normal), z.literal(Status.Disabled)]).optional());
+/** ["YYYY-MM-DD", "YYYY-MM-DD"] (or with times); `[]` (the original console's cleared picker) = no filter. */
+export const dateRangeFilter = rangeish(z.array(z.string().max(19)).length(2).optional());
 
 export const pageSchema = z.object({
   // A million pages of 1000 rows: the offset stays a safe integer on both databases.
@@ -38,4 +39,4 @@ export const boolFilter = z
   .optional()
   .transform((v) => (v === '' || v === undefined ? undefined : v === true || v === 'true'));
 
-export const changePublicSchema = z.object({ id: idField, is_public: z.boolean() });
+export const changePublicSchema = z.object({ id: idField, is_public: boolField });

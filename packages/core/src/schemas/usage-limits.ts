@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { parseIpList } from '../ip-list';
 import { usdToQuota } from '../money';
 import { INT4_MAX, idField } from './common';
+import { intField } from './encodings';
 
 /** Integer quota units (docs/SPEC.md §9); never negative, exact up to 2^53. */
-export const quotaField = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const quotaField = intField(0, Number.MAX_SAFE_INTEGER);
 
 /** Page filter in dollars meaning "quota below this" (docs/ORIGINAL-API.md §2.5); converted to units once, here. */
 export const usdBelowFilter = z
@@ -59,7 +60,7 @@ export const ownerIdFilter = z
   .refine((v) => v === undefined || v <= INT4_MAX, `<= ${INT4_MAX}`);
 
 /** A record's owner on create: A/R name it, a user's own id is implied (docs/ORIGINAL-API.md §3.2). */
-export const ownerIdField = z.number().int().min(1).max(INT4_MAX);
+export const ownerIdField = intField(1, INT4_MAX);
 
 /** One id or several: `models` filters match records holding any of them. */
 export const idsFilter = z

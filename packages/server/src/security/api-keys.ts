@@ -1,4 +1,5 @@
 // Provider keys and app keys at rest: encrypted for use, hashed for look-up, masked for lists.
+import { maskKey } from '@fastgate/core/key-mask';
 import { randomBytes } from 'node:crypto';
 import type { Secrets } from './secrets';
 import { sha256 } from './tokens';
@@ -7,12 +8,6 @@ export interface SealedKey {
   key_cipher: string;
   key_hash: string;
   key_mask: string;
-}
-
-/** First 10 + `*` + last 5 characters, like the original's logs (docs/ORIGINAL-API.md §1.6). */
-export function maskKey(key: string): string {
-  if (key.length <= 15) return `${key.slice(0, 3)}***${key.slice(-2)}`;
-  return `${key.slice(0, 10)}*${key.slice(-5)}`;
 }
 
 export function hashKey(key: string): string {

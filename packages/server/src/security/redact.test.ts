@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskKey } from './api-keys';
+import { maskKey } from '@fastgate/core/key-mask';
 import { isSecretName, MASK, redact } from './redact';
 
 describe('redact', () => {

@@ -1,9 +1,9 @@
 // Values as the audit log keeps them: every field named like a secret is masked, whatever the table or
 // request it came from, so a new secret column is covered by its name alone. Keys keep the mask lists
-// already show (security/api-keys.ts `maskKey`); every other secret becomes "******" ('' stays '', so
+// already show (core key-mask.ts `maskKey`); every other secret becomes "******" ('' stays '', so
 // "set" and "not set" remain visible). JSON text columns (lists, objects, a sys-config section) are
 // parsed first so the secrets inside them are masked too.
-import { maskKey } from './api-keys';
+import { maskKey } from '@fastgate/core/key-mask';
 
 export const MASK = '******';
 

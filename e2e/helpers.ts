@@ -26,8 +26,9 @@ export async function mailedCode(to: string, previous = 0): Promise<string> {
   return code!;
 }
 
-export async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `test-results/shots/${name}.png`, fullPage: true });
+/** A full-page screenshot, or with `fullPage: false` what the viewport shows (where a scroll left the page). */
+export async function shot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
+  await page.screenshot({ path: `test-results/shots/${name}.png`, fullPage });
 }
 
 let counter = 0;

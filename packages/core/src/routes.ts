@@ -118,6 +118,7 @@ const areas = [
       { name: 'sys.site.config', path: '/sys/site/config', roles: ADMIN_RESELLER, requiresAuth: true },
       { name: 'sys.site.create', path: '/sys/site/config/create', roles: ADMIN_RESELLER, requiresAuth: true, hidden: true },
       { name: 'sys.site.update', path: '/sys/site/config/update', roles: ADMIN_RESELLER, requiresAuth: true, hidden: true },
+      { name: 'sys.site.detail', path: '/sys/site/config/detail', roles: ADMIN_RESELLER, requiresAuth: true, hidden: true },
       { name: 'sys.config', path: '/sys/config', roles: ADMIN_ONLY, requiresAuth: true },
       // Issue 11: the admin reads every row, a reseller its own (the server enforces it).
       { name: 'sys.audit', path: '/sys/audit', roles: ADMIN_RESELLER, requiresAuth: true },

@@ -6,6 +6,7 @@ import type { Envelope } from '@fastgate/core/api';
 import { ErrorCode, LICENSE_REDIRECT_MS, SESSION_TIMEOUT_CODES, TOAST_MS } from '@fastgate/core/constants';
 import { USER_CENTER } from '@fastgate/core/routes';
 import { STORAGE } from '../lib/settings';
+import { fieldErrorOf } from '../lib/form-errors';
 import { loginPath, navigateTo, routePath } from '../lib/navigation';
 import { currentLocale, i18n } from '../locale';
 import { useUserStore } from '../stores/user';
@@ -17,6 +18,8 @@ declare module 'axios' {
     silent?: boolean;
     /** Sent again after a step-up (code 71): a second refusal is not asked again. */
     steppedUp?: boolean;
+    /** A form shows a field error (code 51 naming a field) under the field's label: no toast with the API name. */
+    formFieldErrors?: boolean;
   }
 }
 
@@ -115,6 +118,7 @@ function showTwoFactorSetup(message: string): void {
 function onEnvelopeError(body: Envelope, config: AxiosRequestConfig): void {
   if (config.silent) return;
   if (body.code === ErrorCode.TwoFactorSetup) return showTwoFactorSetup(body.message);
+  if (config.formFieldErrors && body.code === ErrorCode.Validation && fieldErrorOf(body.message)) return;
   toast(body.message || i18n.t('http.unknownError'));
   if (SESSION_TIMEOUT_CODES.includes(body.code)) showSessionTimeout();
   if (body.code === ErrorCode.License && useUserStore.getState().role === 'admin') {

@@ -43,7 +43,8 @@ export function CaptchaButton({ send, testId = 'captcha-button', size }: Props) 
       disabled={left > 0}
       onClick={() => void onClick()}
       data-testid={testId}
-      style={{ minWidth: 112 }}
+      // Never shrunk below its text by the row it sits in ("60s 后重新获取" is wider than "获取验证码").
+      style={{ minWidth: 112, flexShrink: 0 }}
     >
       {sending ? g('captcha.sending') : left > 0 ? g('captcha.resend', { seconds: left }) : g('captcha.get')}
     </Button>

@@ -1,17 +1,27 @@
 // Create and update of a plain resource in one form (refine's finefoods `action` prop): update mode
 // loads `detail?id=` from the URL, submit posts create or update, success goes back to the list the user
 // came from. Pages give the Form.Items as children and, where the wire differs from the inputs,
-// `toValues` / `toBody`.
-import { useEffect, useState, type ReactNode } from 'react';
+// `toValues` / `toBody`. A failed check scrolls its first error below the fixed navbar; a server field
+// error (code 51) lands on its form item, named by the item's label.
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Form, Message, Space, Spin, type FormInstance, type FormProps } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ErrorCode, TOAST_MS } from '@fastgate/core/constants';
 import type { RouteName } from '@fastgate/core/routes';
+import { fieldErrorOf, scrollBelow } from '../lib/form-errors';
+import { NAVBAR_HEIGHT } from '../lib/layout';
 import { routePath } from '../lib/navigation';
+import { useSettingsStore } from '../stores/settings';
 import { useResourceDetail, useResourceMutation } from '../hooks/resource';
 import { useGlobalLocale } from '../locale';
 import { ApiError } from '../api/http';
+import { recordProblem } from './record-state';
+import { RecordUnavailable } from './RecordUnavailable';
 
 export type FormMode = 'create' | 'update';
+
+/** The form shows server field errors on its items, so the HTTP client does not toast them with the API name. */
+const FIELD_ERRORS_HERE = { formFieldErrors: true } as const;
 
 export interface ResourceFormProps<Row, Values extends object> {
   prefix: string;
@@ -50,10 +60,15 @@ export function ResourceForm<Row, Values extends object>(props: ResourceFormProp
   const [search] = useSearchParams();
   const id = mode === 'update' ? search.get('id') : null;
   const detail = useResourceDetail<Row>(prefix, id);
-  const create = useResourceMutation(prefix, 'create', alsoInvalidate);
-  const update = useResourceMutation(prefix, 'update', alsoInvalidate);
+  const create = useResourceMutation(prefix, 'create', alsoInvalidate, FIELD_ERRORS_HERE);
+  const update = useResourceMutation(prefix, 'update', alsoInvalidate, FIELD_ERRORS_HERE);
   const [error, setError] = useState<string>();
+  const box = useRef<HTMLDivElement>(null);
+  const navbar = useSettingsStore((s) => s.navbar);
+  const scroll = { block: 'start', scrollMode: 'always', behavior: scrollBelow(navbar ? NAVBAR_HEIGHT + 16 : 16) } as const;
   const saving = create.isPending || update.isPending;
+  // Update without a record to edit: an empty state with the way back instead of a form that could submit.
+  const problem = mode === 'update' ? recordProblem(id, detail) : undefined;
 
   useEffect(() => {
     if (mode !== 'update' || !detail.data) return;
@@ -69,6 +84,7 @@ export function ResourceForm<Row, Values extends object>(props: ResourceFormProp
   };
 
   const submit = async (values: Values) => {
+    if (problem) return;
     setError(undefined);
     const body = toBody ? toBody(values, mode) : values;
     try {
@@ -77,41 +93,68 @@ export function ResourceForm<Row, Values extends object>(props: ResourceFormProp
       if (props.onSaved) props.onSaved(result, mode, back);
       else back();
     } catch (e) {
-      // The HTTP client toasted it already; keep it on the form too, where the user is looking.
-      setError(e instanceof ApiError || e instanceof Error ? e.message : String(e));
+      // The HTTP client toasted it already (a field error is ours to toast, with its label); keep it on
+      // the form too, where the user is looking.
+      const message = e instanceof ApiError || e instanceof Error ? e.message : String(e);
+      const fieldError = e instanceof ApiError && e.code === ErrorCode.Validation && fieldErrorOf(message) !== undefined;
+      const shown = (fieldError && showOnItem(message)) || message;
+      if (fieldError) Message.error({ content: shown, duration: TOAST_MS });
+      setError(shown);
     }
   };
 
-  const missing = mode === 'update' && !id;
+  /** A field error of an item in this form: on the item, and the alert's text with its label; else undefined. */
+  const showOnItem = (message: string): string | undefined => {
+    const found = fieldErrorOf(message);
+    const label = found && itemLabel(box.current, found.field);
+    if (!found || label === undefined) return undefined;
+    form.setFields({ [found.field]: { error: { message: found.detail } } } as Parameters<typeof form.setFields>[0]);
+    // The server's name of a field this form renders (itemLabel found its element).
+    form.scrollToField(found.field as keyof Values, scroll);
+    return label ? `${label}: ${found.detail}` : found.detail;
+  };
+
   return (
-    <Card bordered={false} title={title} data-testid={`resource-form-${mode}`}>
-      {missing && <Alert type="warning" content={g('resource.missingId')} style={{ marginBottom: 16 }} />}
-      {detail.isError && <Alert type="error" content={g('resource.loadFailed')} style={{ marginBottom: 16 }} />}
+    <Card bordered={false} title={title} data-testid={`resource-form-${mode}`} ref={box}>
+      {problem && <RecordUnavailable problem={problem} onBack={back} />}
       {error && <Alert type="error" content={error} closable onClose={() => setError(undefined)} style={{ marginBottom: 16 }} data-testid="form-error" />}
-      <Spin loading={detail.isFetching} style={{ display: 'block' }}>
+      {/* Without a record the form is hidden but stays mounted: the page's form instance and watchers are bound to it. */}
+      <Spin loading={detail.isFetching} style={{ display: problem ? 'none' : 'block' }}>
         <Form<Values>
           form={form}
           layout={layout}
           labelCol={layout === 'horizontal' ? { span: labelSpan } : undefined}
           wrapperCol={layout === 'horizontal' ? { span: Math.min(24 - labelSpan, 14) } : undefined}
           initialValues={mode === 'create' ? initialValues : undefined}
-          disabled={missing || detail.isError}
+          disabled={!!problem}
           onSubmit={(values) => void submit(values)}
-          scrollToFirstError
+          scrollToFirstError={scroll}
         >
           {children}
-          <Form.Item wrapperCol={layout === 'horizontal' ? { offset: labelSpan } : undefined}>
-            <Space>
-              <Button type="primary" htmlType="submit" loading={saving} data-testid="form-submit">
-                {g('common.submit')}
-              </Button>
-              <Button onClick={back} data-testid="form-cancel">
-                {g('common.cancel')}
-              </Button>
-            </Space>
-          </Form.Item>
+          {!problem && (
+            <Form.Item wrapperCol={layout === 'horizontal' ? { offset: labelSpan } : undefined}>
+              <Space>
+                <Button type="primary" htmlType="submit" loading={saving} data-testid="form-submit">
+                  {g('common.submit')}
+                </Button>
+                <Button onClick={back} data-testid="form-cancel">
+                  {g('common.cancel')}
+                </Button>
+              </Space>
+            </Form.Item>
+          )}
         </Form>
       </Spin>
     </Card>
   );
+}
+
+/** The label of the form item for `field` ('' when it has none), or undefined when the form has no such item. */
+function itemLabel(root: HTMLElement | null, field: string): string | undefined {
+  // Arco's element id of a field (Form getFormElementId): dots and brackets become underscores.
+  const id = field.replace(/[[.]/g, '_').replace(/\]/g, '');
+  const control = root?.querySelector(`[id="${CSS.escape(id)}"], [id="${CSS.escape(id)}_input"]`);
+  if (!control) return undefined;
+  const text = root?.querySelector(`label[for="${CSS.escape(id)}_input"]`)?.textContent ?? '';
+  return text.trim().replace(/[:：]$/, '');
 }

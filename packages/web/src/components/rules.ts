@@ -20,6 +20,15 @@ export function zodRule(schema: FieldSchema): RulesProps {
   };
 }
 
+interface MessageFieldSchema {
+  safeParse(value: unknown, params?: { error?: () => string }): { success: boolean; error?: { issues: readonly { message: string }[] } };
+}
+
+/** zodRule with the page's own message instead of zod's generic one; `toStored` maps the input to the stored value first. */
+export function schemaRule(schema: MessageFieldSchema, message: string, toStored: (value: never) => unknown = (v) => v): RulesProps {
+  return zodRule({ safeParse: (value: unknown) => schema.safeParse(toStored(value as never), { error: () => message }) });
+}
+
 export function required(message: string): RulesProps {
   return { required: true, message };
 }

@@ -135,13 +135,13 @@ interface VerbInputs {
 export type Verb = keyof VerbInputs | `${string}/${string}`;
 export type VerbInput<V extends Verb> = V extends keyof VerbInputs ? VerbInputs[V] : object;
 
-function callVerb(prefix: string, verb: Verb, input: unknown): Promise<unknown> {
+function callVerb(prefix: string, verb: Verb, input: unknown, config?: AxiosRequestConfig): Promise<unknown> {
   const api = resourceApi(prefix);
   switch (verb) {
     case 'create':
-      return api.create(input as object);
+      return api.create(input as object, config);
     case 'update':
-      return api.update(input as VerbInputs['update']);
+      return api.update(input as VerbInputs['update'], config);
     case 'delete':
       return api.remove(input as string);
     case 'status': {
@@ -161,10 +161,11 @@ function callVerb(prefix: string, verb: Verb, input: unknown): Promise<unknown> 
  * A write on a resource. On success every query of the prefix (pages, lists, details) is invalidated;
  * `alsoInvalidate` names other prefixes whose data embeds this one (e.g. models show their corp).
  */
-export function useResourceMutation<V extends Verb, Result = unknown>(prefix: string, verb: V, alsoInvalidate: readonly string[] = []) {
+/** `config` goes with create and update calls (e.g. `formFieldErrors` when a form shows them). */
+export function useResourceMutation<V extends Verb, Result = unknown>(prefix: string, verb: V, alsoInvalidate: readonly string[] = [], config?: AxiosRequestConfig) {
   const client = useQueryClient();
   return useMutation<Result, Error, VerbInput<V>>({
-    mutationFn: (input) => callVerb(prefix, verb, input) as Promise<Result>,
+    mutationFn: (input) => callVerb(prefix, verb, input, config) as Promise<Result>,
     onSuccess: () => Promise.all([prefix, ...alsoInvalidate].map((p) => client.invalidateQueries({ queryKey: resourceKeys.all(p) }))),
   });
 }

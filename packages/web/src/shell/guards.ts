@@ -44,6 +44,23 @@ async function checkAccess(route: ScreenRoute, url: URL): Promise<void> {
   }
 }
 
+/**
+ * A path no route knows: a signed-in caller sees not-found inside the layout (this route's element); anyone else,
+ * or a token the server no longer knows, the bare not-found page (the root error boundary reads the 404).
+ */
+export async function notFoundLoader(): Promise<null> {
+  if (!useUserStore.getState().token) throw notFound();
+  if (!useUserStore.getState().info) {
+    try {
+      await loadUserInfo(true);
+    } catch {
+      await logout();
+      throw notFound();
+    }
+  }
+  return null;
+}
+
 export function guardLoader(route: ScreenRoute) {
   return async ({ request }: LoaderFunctionArgs) => {
     await checkAccess(route, new URL(request.url));

@@ -4,7 +4,7 @@ import { createBrowserRouter, redirect, type RouteObject } from 'react-router';
 import { appRoutes, publicRoutes, screenRoutes } from '@fastgate/core/routes';
 import type { Channel } from '@fastgate/core/constants';
 import { useUserStore } from '../stores/user';
-import { guardLoader } from './guards';
+import { guardLoader, notFoundLoader } from './guards';
 import { landingPath } from './routing';
 import { routePath } from '../lib/navigation';
 import { Root } from './Root';
@@ -62,9 +62,9 @@ export function createRouter() {
             ...publicRoutes.map((route) => loginRoute(route.name === 'login' ? 'user' : route.name, route.path)),
             {
               lazy: async () => ({ Component: (await import('./layout/Layout')).default }),
-              children: [...screens(), ...areaRedirects()],
+              // Unknown paths: not-found inside the layout when signed in (its loader answers 404 otherwise).
+              children: [...screens(), ...areaRedirects(), { path: '*', loader: notFoundLoader, element: <NotFound embedded /> }],
             },
-            { path: '*', element: <NotFound /> },
           ],
         },
       ],

@@ -3,6 +3,7 @@
 // admin-only records, so a reseller's form has no agent section.
 import { DatePicker, Divider, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
 import { Status } from '@fastgate/core/constants';
+import { weightField } from '@fastgate/core/entities/catalogue';
 import { GROUP_PREFIX, type Group } from '@fastgate/core/entities/group';
 import { MODEL_PREFIX } from '@fastgate/core/entities/model';
 import { VIP_PREFIX } from '@fastgate/core/entities/vip';
@@ -12,7 +13,7 @@ import { ResourceSelect } from '../../components/ResourceSelect';
 import { useDiscountFloor } from '../../components/discount-floor';
 import { ModelSelect } from '../../components/ModelSelect';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
-import { required } from '../../components/rules';
+import { required, schemaRule } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { LimitsSection } from './form-limits';
 import { AgentSection, ForwardSection } from './form-routing';
@@ -64,8 +65,9 @@ function GroupForm({ mode }: { mode: FormMode }) {
       <Form.Item label={t('group.isPublic')} field="is_public" triggerPropName="checked" extra={t('group.isPublic.extra')}>
         <Switch data-testid="group-public" />
       </Form.Item>
-      <Form.Item label={t('group.weight')} field="weight" rules={[{ required: true, type: 'number', min: 1, max: 100 }]} extra={t('group.weight.extra')}>
-        <InputNumber min={1} max={100} precision={0} style={{ width: 220 }} data-testid="group-weight" />
+      {/* No min/max on the input: out of range is shown, not silently clamped. */}
+      <Form.Item label={t('group.weight')} field="weight" rules={[required(t('group.weight.range')), schemaRule(weightField, t('group.weight.range'))]} extra={t('group.weight.extra')}>
+        <InputNumber precision={0} style={{ width: 220 }} data-testid="group-weight" />
       </Form.Item>
       <Form.Item label={t('group.expiresAt')} field="expires_at" normalize={(v: string | undefined) => v ?? ''}>
         <DatePicker showTime format="YYYY-MM-DD HH:mm:ss" placeholder={t('group.expiresAt.placeholder')} style={{ width: 260 }} data-testid="group-expires-at" />

@@ -1,20 +1,16 @@
 // Model key create and update (docs/ORIGINAL-API.md §3.4, `/key/*` with `type: 2`). Create takes many keys, one per
 // line, each becoming its own record with the same settings; update edits one record. Detail answers the
 // key masked (issue 11): update shows the mask and sends a key only when a new one is typed.
-// The route is open to every role (docs/SPEC.md §2.2), but model keys are admin-only on the server: other roles
-// are pointed at their app keys instead of a form that can only fail.
-import { Alert, Button, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
-import { useNavigate } from 'react-router';
+// The route is open to every role (docs/SPEC.md §2.2), but model keys are admin-only on the server: shell/pages.ts
+// opens the app-key screens for other roles instead.
+import { Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
 import { Status } from '@fastgate/core/constants';
 import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
 import { KEY_LINE, KEY_PREFIX, KeyType, modelKeyCreateSchema, providerKeyResource, type ModelKey } from '@fastgate/core/entities/provider-key';
 import type { Fields } from '@fastgate/core/resource';
 import { splitKeys } from '@fastgate/core/entities/model-agent';
-import { ADMIN_ONLY } from '@fastgate/core/routes';
-import { routePath } from '../../lib/navigation';
 import { CorpSelect } from '../../components/CorpSelect';
 import { ModelSelect } from '../../components/ModelSelect';
-import { usePermission } from '../../components/Permission';
 import { QuotaInput } from '../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required, zodRule } from '../../components/rules';
@@ -52,31 +48,11 @@ function toBody(v: Values, mode: FormMode): object {
   };
 }
 
-function NotForRole() {
-  const t = usePageLocale(locale);
-  const navigate = useNavigate();
-  return (
-    <Alert
-      type="info"
-      title={t('key.appKeys.title')}
-      content={t('key.appKeys.content')}
-      action={
-        <Button size="small" type="primary" onClick={() => navigate(routePath('app.key'))} data-testid="key-go-app-keys">
-          {t('key.appKeys.go')}
-        </Button>
-      }
-      data-testid="key-not-for-role"
-    />
-  );
-}
-
 function KeyForm({ mode }: { mode: FormMode }) {
   const t = usePageLocale(locale);
   const { g, tk } = useGlobalLocale();
-  const admin = usePermission(ADMIN_ONLY);
   const [form] = Form.useForm<Values>();
   const keyText = Form.useWatch('key', form);
-  if (!admin) return <NotForRole />;
   return (
     <ResourceForm<ModelKey, Values>
       prefix={KEY_PREFIX}

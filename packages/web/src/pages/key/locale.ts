@@ -42,9 +42,6 @@ export default definePageLocale(
     'key.weight.extra': '1 到 100, 按权重分配时数值越大分得越多',
     'key.limitQuota': '限制额度',
     'key.limitQuota.extra': '关闭时不限额度; 开启后用完额度的密钥不再被选用',
-    'key.appKeys.title': '模型密钥仅限管理员管理',
-    'key.appKeys.content': '应用密钥请在应用密钥页面创建和编辑.',
-    'key.appKeys.go': '前往应用密钥',
   },
   {
     'key.corp': 'Corp',
@@ -87,8 +84,5 @@ export default definePageLocale(
     'key.weight.extra': '1 to 100; with weighted balancing a larger weight gets more calls',
     'key.limitQuota': 'Limit quota',
     'key.limitQuota.extra': 'Off = unlimited; when on, a key that used its quota is no longer picked',
-    'key.appKeys.title': 'Model keys are managed by admins',
-    'key.appKeys.content': 'Create and edit app keys on the app key screen.',
-    'key.appKeys.go': 'Go to app keys',
   },
 );

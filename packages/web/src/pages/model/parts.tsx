@@ -1,23 +1,14 @@
 // Inputs the model form's price blocks share: a $ / 1M tokens price (stored as ratio × 0.5), a fixed
 // quota with its $ preview, and rules that check the value with the core schema of the stored field.
-import { Form, InputNumber, Space, Typography, type RulesProps } from '@arco-design/web-react';
+import { Form, InputNumber, Space, Typography } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
 import { textQuotaSchema } from '@fastgate/core/entities/model-quota';
 import { quotaField } from '@fastgate/core/schemas/usage-limits';
 import { QuotaInput } from '../../components/QuotaInput';
-import { required, zodRule } from '../../components/rules';
+import { required, schemaRule } from '../../components/rules';
 import { usePageLocale } from '../../locale';
 import locale from './locale';
 import { priceToRatio } from '../../components/price/pricing';
-
-interface Checkable {
-  safeParse(value: unknown, params?: { error?: () => string }): { success: boolean; error?: { issues: readonly { message: string }[] } };
-}
-
-/** zodRule with this page's message instead of zod's generic one. */
-export function schemaRule(schema: Checkable, message: string, toStored: (value: never) => unknown = (v) => v): RulesProps {
-  return zodRule({ safeParse: (value: unknown) => schema.safeParse(toStored(value as never), { error: () => message }) });
-}
 
 const ratioField = textQuotaSchema.shape.prompt_ratio.unwrap();
 

@@ -5,11 +5,12 @@ import { DatePicker, Form, Input, InputNumber, Radio, Select, Switch } from '@ar
 import { Status } from '@fastgate/core/constants';
 import { QuotaType, RESELLER_PREFIX, USER_PREFIX, userResource, type ManagedUser, type Reseller, type UserFields } from '@fastgate/core/entities/user';
 import { ADMIN_ONLY } from '@fastgate/core/routes';
-import { IpListInput, ipListText } from '../../components/IpListInput';
+import { nameField } from '@fastgate/core/schemas/fields';
+import { IpListInput, ipListRule, ipListText } from '../../components/IpListInput';
 import { usePermission } from '../../components/Permission';
 import { QuotaInput } from '../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
-import { required } from '../../components/rules';
+import { required, zodRule } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import type { Kind } from './columns';
 import locale from './locale';
@@ -84,7 +85,7 @@ function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
       <Form.Item label={t('user.account')} field="account" rules={[required(t('user.account.required')), { maxLength: 100 }]}>
         <Input maxLength={100} data-testid="user-account" />
       </Form.Item>
-      <Form.Item label={t('user.name')} field="name" rules={[required(t('user.name.required')), { maxLength: 30, message: t('user.name.max') }]}>
+      <Form.Item label={t('user.name')} field="name" rules={[required(t('user.name.required')), zodRule(nameField)]}>
         <Input maxLength={30} showWordLimit data-testid="user-name" />
       </Form.Item>
       <Form.Item label={t('user.email')} field="email" rules={[required(t('user.email.required')), { type: 'email', message: t('user.email.invalid') }]}>
@@ -136,17 +137,33 @@ function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
       <Form.Item label={t('user.quotaWarning')} field="quota_warning" triggerPropName="checked">
         <Switch />
       </Form.Item>
-      <Form.Item label={t('user.warningThreshold')} field="warning_threshold">
-        <InputNumber min={0} precision={0} prefix="$" style={{ width: 220 }} />
+      {/* With warnings on, each threshold needs a value (0 = no warning of that kind). */}
+      <Form.Item shouldUpdate={(prev: Partial<Values>, next: Partial<Values>) => prev.quota_warning !== next.quota_warning} noStyle>
+        {(values: Partial<Values>) => (
+          <>
+            <Form.Item
+              label={t('user.warningThreshold')}
+              field="warning_threshold"
+              rules={values.quota_warning ? [required(t('user.warningThreshold.required'))] : []}
+              extra={t('user.threshold.extra')}
+            >
+              <InputNumber min={0} precision={0} prefix="$" style={{ width: 220 }} data-testid="user-warning-threshold" />
+            </Form.Item>
+            <Form.Item
+              label={t('user.expireWarningThreshold')}
+              field="expire_warning_threshold"
+              rules={values.quota_warning ? [required(t('user.expireWarningThreshold.required'))] : []}
+            >
+              <InputNumber min={0} max={3650} precision={0} style={{ width: 220 }} data-testid="user-expire-warning-threshold" />
+            </Form.Item>
+          </>
+        )}
       </Form.Item>
-      <Form.Item label={t('user.expireWarningThreshold')} field="expire_warning_threshold">
-        <InputNumber min={0} max={3650} precision={0} style={{ width: 220 }} />
+      <Form.Item label={t('user.ipWhitelist')} field="ip_whitelist" rules={[ipListRule({ wildcard: true })]}>
+        <IpListInput wildcard data-testid="user-ip-whitelist" />
       </Form.Item>
-      <Form.Item label={t('user.ipWhitelist')} field="ip_whitelist">
-        <IpListInput wildcard />
-      </Form.Item>
-      <Form.Item label={t('user.ipBlacklist')} field="ip_blacklist">
-        <IpListInput wildcard />
+      <Form.Item label={t('user.ipBlacklist')} field="ip_blacklist" rules={[ipListRule({ wildcard: true })]}>
+        <IpListInput wildcard data-testid="user-ip-blacklist" />
       </Form.Item>
       <Form.Item label={t('user.status')} field="status">
         <Select style={{ width: 220 }}>

@@ -5,6 +5,7 @@ import { Breadcrumb, Button, Layout as ArcoLayout } from '@arco-design/web-react
 import { IconMenuFold, IconMenuUnfold, IconSettings } from '@arco-design/web-react/icon';
 import { Outlet, useLocation } from 'react-router';
 import { appRoutes } from '@fastgate/core/routes';
+import { NAVBAR_HEIGHT } from '../../lib/layout';
 import { useGlobalLocale } from '../../locale';
 import { useSettingsStore } from '../../stores/settings';
 import { useTabsStore } from '../../stores/tabs';
@@ -16,7 +17,6 @@ import { SettingsDrawer } from './SettingsDrawer';
 import { TabBar } from './TabBar';
 import styles from './layout.module.css';
 
-const NAVBAR_HEIGHT = 60;
 const COLLAPSED_WIDTH = 48;
 
 export default function Layout() {
@@ -41,6 +41,9 @@ export default function Layout() {
   const showSider = menu && !topMenu;
   const siderWidth = menuCollapse ? COLLAPSED_WIDTH : menuWidth;
   const area = route ? appRoutes.find((a) => a.children?.some((c) => c.name === route.name)) : undefined;
+  // An area whose one screen bears its name (应用密钥 / 应用密钥) is one crumb.
+  const crumbs = route && area ? [...new Set([tk(`menu.${area.name}`), tk(`menu.${route.name}`)])] : [];
+  const top = navbar ? NAVBAR_HEIGHT : 0;
 
   return (
     <ArcoLayout className={styles.layout}>
@@ -56,7 +59,7 @@ export default function Layout() {
           data-testid="settings-button"
         />
       )}
-      <ArcoLayout style={{ paddingTop: navbar ? NAVBAR_HEIGHT : 0 }}>
+      <ArcoLayout style={{ paddingTop: top }}>
         {showSider && (
           <ArcoLayout.Sider
             className={styles.sider}
@@ -67,7 +70,7 @@ export default function Layout() {
             collapsible
             trigger={null}
             breakpoint="xl"
-            style={{ top: navbar ? NAVBAR_HEIGHT : 0, height: `calc(100% - ${navbar ? NAVBAR_HEIGHT : 0}px)` }}
+            style={{ top, height: `calc(100% - ${top}px)` }}
           >
             {/* Arco's Sider drops data-* props: the test id sits on a box that fills it. */}
             <div className={styles.siderBody} data-testid="layout-sider">
@@ -86,13 +89,15 @@ export default function Layout() {
             </div>
           </ArcoLayout.Sider>
         )}
-        <ArcoLayout className={styles.main} style={{ paddingLeft: showSider ? siderWidth : 0 }}>
+        {/* The navbar's padding above takes its height: the page fills the rest of the window, no more. */}
+        <ArcoLayout className={styles.main} style={{ paddingLeft: showSider ? siderWidth : 0, minHeight: `calc(100vh - ${top}px)` }}>
           {tabBar && <TabBar />}
           <div className={styles.contentWrapper}>
-            {route && area && (
+            {crumbs.length > 0 && (
               <Breadcrumb className={styles.breadcrumb} data-testid="breadcrumb">
-                <Breadcrumb.Item>{tk(`menu.${area.name}`)}</Breadcrumb.Item>
-                <Breadcrumb.Item>{tk(`menu.${route.name}`)}</Breadcrumb.Item>
+                {crumbs.map((crumb) => (
+                  <Breadcrumb.Item key={crumb}>{crumb}</Breadcrumb.Item>
+                ))}
               </Breadcrumb>
             )}
             <ArcoLayout.Content>

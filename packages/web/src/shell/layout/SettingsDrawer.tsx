@@ -122,6 +122,8 @@ export function SettingsDrawer({ visible, onClose }: { visible: boolean; onClose
             value={settings.themeColor}
             showText
             disabledAlpha
+            // Opens above the swatch, aligned to its right edge: inside the drawer, not against the window's edge.
+            triggerProps={{ position: 'tr' }}
             onChange={(value) => typeof value === 'string' && update({ themeColor: value })}
           />
         </span>

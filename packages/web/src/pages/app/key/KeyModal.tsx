@@ -9,9 +9,10 @@ import { APP_KEY_DEFAULTS, QuotaExpiresRule, appKeyResource, type AppKey, type A
 import { KEY_PREFIX } from '@fastgate/core/entities/provider-key';
 import { MaskedKey } from '../../../components/MaskedKey';
 import { ResourceSelect } from '../../../components/ResourceSelect';
+import { recordProblem } from '../../../components/record-state';
 import { required } from '../../../components/rules';
 import { resourceKeys } from '../../../hooks/resource';
-import { usePageLocale } from '../../../locale';
+import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { LimitFields, limitBody, limitValues, type LimitValues } from '../LimitFields';
 import { appKeyApi, type KeySettingsBody } from './api';
 import locale from './locale';
@@ -70,12 +71,14 @@ const newKeyValues = settingsValues(APP_KEY_DEFAULTS);
 
 export function KeyModal({ mode, id, appId, onClose, onCreated }: KeyModalProps) {
   const t = usePageLocale(locale);
+  const { g } = useGlobalLocale();
   const [form] = Form.useForm<Values>();
   const client = useQueryClient();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string>();
   const editing = mode === 'update' && !!id;
   const detail = useQuery({ queryKey: resourceKeys.detail(KEY_PREFIX, id), queryFn: () => appKeyApi.detail(id!), enabled: editing, staleTime: 0 });
+  const unknown = editing && recordProblem(id, detail) !== undefined;
 
   useEffect(() => {
     if (!mode) return;
@@ -87,6 +90,7 @@ export function KeyModal({ mode, id, appId, onClose, onCreated }: KeyModalProps)
   }, [mode, appId, detail.data, form]);
 
   const submit = async () => {
+    if (unknown) return;
     let v: Values;
     try {
       v = await form.validate();
@@ -129,17 +133,19 @@ export function KeyModal({ mode, id, appId, onClose, onCreated }: KeyModalProps)
       maskClosable={false}
       unmountOnExit
       style={{ width: 760 }}
-      okButtonProps={{ 'data-testid': 'key-modal-submit' } as Record<string, string>}
+      // An id the server does not know (or the caller may not see) has nothing to save.
+      okButtonProps={{ disabled: unknown, 'data-testid': 'key-modal-submit' } as Record<string, unknown>}
       cancelButtonProps={{ 'data-testid': 'key-modal-cancel' } as Record<string, string>}
     >
       <Spin loading={editing && detail.isFetching} style={{ display: 'block' }}>
+        {unknown && <Alert type="warning" content={g('resource.loadFailed')} style={{ marginBottom: 16 }} data-testid="key-modal-unknown" />}
         {error && <Alert type="error" content={error} style={{ marginBottom: 16 }} data-testid="key-modal-error" />}
         <Form<Values>
           form={form}
           labelCol={{ span: 6 }}
           wrapperCol={{ span: 17 }}
           initialValues={newKeyValues}
-          disabled={editing && detail.isError}
+          disabled={unknown}
           data-testid={`key-modal-${mode ?? 'closed'}`}
         >
           <Form.Item label={t('appKey.app')} field="app_id" rules={[required(t('appKey.app.required'))]}>

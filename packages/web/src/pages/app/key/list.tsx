@@ -1,10 +1,11 @@
 // App keys (docs/SPEC.md §2.2, all roles; /app/key?app_id=…): the `/key` page of type 1 with the masked key and
 // its copy button, create / batch create / edit in a modal, batch status and delete through
 // `/app/key/batch/operate`, and the xlsx export.
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Button, Message } from '@arco-design/web-react';
 import { IconDownload, IconPlus, IconPlusCircle } from '@arco-design/web-react/icon';
 import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate, useSearchParams } from 'react-router';
 import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
 import type { AppKey } from '@fastgate/core/entities/app-key';
 import { Status } from '@fastgate/core/constants';
@@ -13,6 +14,7 @@ import { ADMIN_RESELLER } from '@fastgate/core/routes';
 import { usePermission } from '../../../components/Permission';
 import { ResourceTable, type BatchAction } from '../../../components/ResourceTable';
 import { resourceKeys, useResourceList, useResourcePage } from '../../../hooks/resource';
+import { routePath } from '../../../lib/navigation';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { appKeyApi } from './api';
 import { appKeyColumns, appKeyFilters } from './columns';
@@ -24,16 +26,26 @@ import locale from './locale';
 
 const FIXED = { type: KeyType.App };
 
-export default function AppKeyList() {
+/**
+ * The list, or with `open` the list under the create or edit modal: `/key/create` and `/key/update?id=` open
+ * these for resellers and users (docs/SPEC.md §2.2 gives every role those routes; model keys are the admin's).
+ * Closing the modal, and the reveal of a new key, leaves for the list's own route.
+ */
+export default function AppKeyList({ open }: { open?: 'create' | 'update' }) {
   const t = usePageLocale(locale);
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
   const { g } = useGlobalLocale();
   const client = useQueryClient();
   const showOwner = usePermission(ADMIN_RESELLER);
   const filters = useMemo(() => appKeyFilters(t), [t]);
   const page = useResourcePage<AppKey>(KEY_PREFIX, filters, FIXED);
-  const [modal, setModal] = useState<{ mode: KeyModalMode; id?: string }>();
+  const [modal, setModal] = useState<{ mode: KeyModalMode; id?: string } | undefined>(() => (open ? { mode: open, id: search.get('id') ?? undefined } : undefined));
   const [created, setCreated] = useState<string[]>([]);
   const [exporting, setExporting] = useState(false);
+  useEffect(() => {
+    if (open && !modal && created.length === 0) navigate(routePath('app.key'), { replace: true });
+  }, [open, modal, created, navigate]);
 
   const appId = typeof page.values.app_id === 'number' ? page.values.app_id : undefined;
   const apps = useResourceList<AppOption>(APP_PREFIX, { silent: true });

@@ -6,11 +6,10 @@ import { GROUP_PREFIX } from '@fastgate/core/entities/group';
 import { DataFormat, modelCreateSchema } from '@fastgate/core/entities/model';
 import { CorpSelect } from '../../../components/CorpSelect';
 import { ResourceSelect } from '../../../components/ResourceSelect';
-import { required } from '../../../components/rules';
+import { required, schemaRule } from '../../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import locale from '../locale';
 import { useTypeOptions } from '../../../components/model-types';
-import { schemaRule } from '../parts';
 
 const shape = modelCreateSchema.shape;
 

@@ -5,10 +5,9 @@ import { LbStrategy } from '@fastgate/core/entities/catalogue';
 import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
 import { MODEL_PREFIX, presetConfigSchema, type ModelListItem } from '@fastgate/core/entities/model';
 import { ResourceSelect, type ResourceSelectProps } from '../../../components/ResourceSelect';
-import { required } from '../../../components/rules';
+import { required, schemaRule } from '../../../components/rules';
 import { usePageLocale } from '../../../locale';
 import locale from '../locale';
-import { schemaRule } from '../parts';
 
 /** Shows `children` while the switch `field` is on. */
 export function Toggle({ field, label, testId, extra, children }: { field: string; label: ReactNode; testId: string; extra?: ReactNode; children: ReactNode }) {

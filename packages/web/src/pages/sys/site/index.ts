@@ -3,4 +3,5 @@ export const siteConfigPages = {
   'sys.site.config': () => import('./list'),
   'sys.site.create': () => import('./form').then((m) => ({ default: m.CreateSiteConfig })),
   'sys.site.update': () => import('./form').then((m) => ({ default: m.UpdateSiteConfig })),
+  'sys.site.detail': () => import('./detail'),
 };

@@ -108,5 +108,5 @@ export default function SiteConfigList() {
     ];
   }, [isAdmin, t, change]);
   const page = useResourcePage<SiteConfig>(SITE_CONFIG_PREFIX, filters);
-  return <ResourceTable page={page} columns={columns} rowActions={rowActions} routes={{ create: 'sys.site.create', update: 'sys.site.update' }} />;
+  return <ResourceTable page={page} columns={columns} rowActions={rowActions} routes={{ create: 'sys.site.create', update: 'sys.site.update', detail: 'sys.site.detail' }} />;
 }

@@ -5,7 +5,7 @@ import { Button, ColorPicker, Divider, Form, Grid, Input, InputNumber, Select, S
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { Status } from '@fastgate/core/constants';
 import { GROUP_PREFIX, type GroupListItem } from '@fastgate/core/entities/group';
-import { VIP_PREFIX, type VipLevel, type VipLevelListItem } from '@fastgate/core/entities/vip';
+import { hasVipThreshold, VIP_PREFIX, type VipLevel, type VipLevelListItem, type VipRule } from '@fastgate/core/entities/vip';
 import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { useSearchParams } from 'react-router';
 import { useDiscountFloor } from '../../../components/discount-floor';
@@ -28,6 +28,7 @@ function RulesEditor() {
   const me = useUserStore((s) => s.info?.user_id);
   const [search] = useSearchParams();
   const self = search.get('id');
+  const { form } = Form.useFormContext();
   return (
     <Form.Item shouldUpdate noStyle>
       {(values: Partial<VipValues>) => {
@@ -46,13 +47,32 @@ function RulesEditor() {
                           <Select.Option value="downgrade">{t('vip.rule.downgrade')}</Select.Option>
                         </Select>
                       </Form.Item>
-                      <Form.Item field={`${item.field}.recharge_quota`} noStyle>
+                      {/* Errors show under the editor's label (noStyle items have none of their own). */}
+                      <Form.Item
+                        field={`${item.field}.recharge_quota`}
+                        noStyle={{ showErrorTip: true }}
+                        rules={[
+                          {
+                            validator: (_: unknown, callback: (error?: string) => void) =>
+                              callback(hasVipThreshold((form.getFieldValue(item.field) ?? {}) as Partial<VipRule>) ? undefined : t('vip.rule.threshold')),
+                          },
+                        ]}
+                      >
                         <QuotaInput placeholder={t('vip.rule.recharge')} style={{ width: 170 }} data-testid={`vip-rule-recharge-${index}`} />
                       </Form.Item>
                       <Form.Item field={`${item.field}.used_quota`} noStyle>
-                        <QuotaInput placeholder={t('vip.rule.used')} style={{ width: 170 }} data-testid={`vip-rule-used-${index}`} />
+                        <QuotaInput
+                          placeholder={t('vip.rule.used')}
+                          style={{ width: 170 }}
+                          data-testid={`vip-rule-used-${index}`}
+                          // A used threshold also satisfies the rule: clear the recharge item's error once it does.
+                          onChange={() => {
+                            const recharge = `${item.field}.recharge_quota`;
+                            if (form.getFieldError(recharge)) void form.validate([recharge], { noScrollToFirstError: true }).catch(() => undefined);
+                          }}
+                        />
                       </Form.Item>
-                      <Form.Item field={`${item.field}.target_level`} noStyle rules={[required(t('vip.rule.target.required'))]}>
+                      <Form.Item field={`${item.field}.target_level`} noStyle={{ showErrorTip: true }} rules={[required(t('vip.rule.target.required'))]}>
                         <ResourceSelect<VipLevelListItem>
                           prefix={VIP_PREFIX}
                           labelOf={(l) => l.name}

@@ -61,7 +61,7 @@ const createRules = certificationCreateSchema.shape;
 function CertForm({ onDone }: { onDone: () => void }) {
   const { t } = useCertLocale();
   const [form] = Form.useForm<CertificationCreate>();
-  const create = useMutation({ mutationFn: certificationApi.create, onSuccess: onDone });
+  const create = useMutation({ mutationFn: (body: CertificationCreate) => certificationApi.create(body), onSuccess: onDone });
   const submit = (values: CertificationCreate) =>
     create.mutate(values, {
       onSuccess: () => {

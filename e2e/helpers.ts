@@ -80,7 +80,7 @@ export async function createUser(prefix = 'u', password = 'Passw0rd!'): Promise<
  * themselves unless the reseller channel's registration is on, which is off by default.)
  */
 /** A reseller made by the admin; `floor` (percent of list price) lets its groups and VIP levels price below list. */
-export async function createReseller(prefix = 'r', opts: { floor?: number } = {}): Promise<Omit<Account, 'password'>> {
+export async function createReseller(prefix = 'res', opts: { floor?: number } = {}): Promise<Omit<Account, 'password'>> {
   const email = uniqueEmail(prefix);
   const password = 'Passw0rd!';
   const admin = await ok(api<{ token: string }>('/auth/login', { account: 'admin', password: E2E_ADMIN_PASSWORD, channel: 'admin' }));

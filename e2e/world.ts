@@ -81,7 +81,7 @@ export async function createWorld({ tag, type = 1, quotas, discount = 80, quota 
 
   const account = `gw_${tag}`;
   const password = 'Calls#e2e123';
-  await ok('/admin/user/create', { account, name: `Caller ${tag}`, email: `${account}@e2e.test`, password, quota }, admin);
+  await ok('/admin/user/create', { account, name: `Caller-${tag}`, email: `${account}@e2e.test`, password, quota }, admin);
   const userId = (await ok<{ items: { user_id: number }[] }>('/admin/user/page', { current: 1, pageSize: 20, account }, admin)).items[0]!.user_id;
   const token = (await ok<{ token: string }>('/auth/login', { account, password, channel: 'user', method: 'account' })).token;
   const app = await ok<{ app_id: number; key: string }>('/app/create', { name: `E2E app ${tag}`, is_create_key: true }, token);

@@ -49,13 +49,16 @@ describe.each(dialects)('managed users on %s', (dialect) => {
   it('refuses bad input naming the field and writes nothing', async () => {
     const before = await server.app.ctx.db.selectFrom('users').select('user_id').execute();
     for (const [body, field] of [
-      [{ account: 'b1', name: 'B', email: 'b1@x.io', password: '123' }, 'password'],
-      [{ account: 'b1', name: 'B', email: 'b1@x.io' }, 'password'],
-      [{ account: 'b1', name: 'B', email: 'b1@x.io', password: 'secret1', quota: -5 }, 'quota'],
-      [{ account: 'b1', name: 'B', email: 'b1@x.io', password: 'secret1', quota: 1.5 }, 'quota'],
-      [{ account: 'b1', name: 'B', email: 'b1@x.io', password: 'secret1', quota_expires_at: '2001-01-01 00:00:00' }, 'quota_expires_at'],
-      [{ account: 'b1', name: 'B', email: 'b1@x.io', password: 'secret1', ip_whitelist: 'not-an-ip' }, 'ip_whitelist'],
-      [{ account: 'b1', name: 'B', email: 'b1@x.io', password: 'secret1', groups: ['nope'] }, 'groups'],
+      [{ account: 'b1', name: 'Bo', email: 'b1@x.io', password: '123' }, 'password'],
+      [{ account: 'b1', name: 'Bo', email: 'b1@x.io' }, 'password'],
+      [{ account: 'b1', name: 'Bo', email: 'b1@x.io', password: 'secret1', quota: -5 }, 'quota'],
+      [{ account: 'b1', name: 'Bo', email: 'b1@x.io', password: 'secret1', quota: 1.5 }, 'quota'],
+      [{ account: 'b1', name: 'Bo', email: 'b1@x.io', password: 'secret1', quota_expires_at: '2001-01-01 00:00:00' }, 'quota_expires_at'],
+      [{ account: 'b1', name: 'Bo', email: 'b1@x.io', password: 'secret1', ip_whitelist: 'not-an-ip' }, 'ip_whitelist'],
+      [{ account: 'b1', name: 'Bo', email: 'b1@x.io', password: 'secret1', groups: ['nope'] }, 'groups'],
+      // The display-name rule: 2–30 of Chinese, letters, digits, _ and -.
+      [{ account: 'b1', name: 'r', email: 'b1@x.io', password: 'secret1' }, 'name'],
+      [{ account: 'b1', name: 'bad name!@#', email: 'b1@x.io', password: 'secret1' }, 'name'],
     ] as const) {
       const r = await a.post(`${U}/create`, body);
       expect(r.body.code, JSON.stringify(body)).not.toBe(0);
@@ -103,14 +106,14 @@ describe.each(dialects)('managed users on %s', (dialect) => {
 
   it('updates fields, password, expiry, status, permissions; pages and lists with filters', async () => {
     const { id, user_id } = (await a.post(`${U}/create`, { account: 'carol', name: 'Carol', email: 'carol@x.io', password: 'secret1' })).body.data;
-    const upd = await a.post(`${U}/update`, { id, account: 'carol', name: 'Carol B', email: 'carol@x.io', phone: '13800000000', password: 'newpass1', quota_warning: false, status: 1 });
+    const upd = await a.post(`${U}/update`, { id, account: 'carol', name: 'Carol_B', email: 'carol@x.io', phone: '13800000000', password: 'newpass1', quota_warning: false, status: 1 });
     expect(upd.body.code).toBe(0);
     const c = new Client(server.url);
     await c.login('user', 'carol', 'newpass1');
-    expect((await a.post(`${U}/update`, { id, account: 'carol', name: 'Carol B', email: 'carol@x.io', password: '12' })).body.code).toBe(51);
+    expect((await a.post(`${U}/update`, { id, account: 'carol', name: 'Carol_B', email: 'carol@x.io', password: '12' })).body.code).toBe(51);
 
     expect((await a.post(`${U}/change/quota/expire`, { id, quota_expires_at: '2098-05-06 07:08:09' })).body.code).toBe(0);
-    expect((await a.get(`${U}/detail`, { id })).body.data).toMatchObject({ quota_expires_at: '2098-05-06 07:08:09', phone: '13800000000', quota_warning: false, name: 'Carol B' });
+    expect((await a.get(`${U}/detail`, { id })).body.data).toMatchObject({ quota_expires_at: '2098-05-06 07:08:09', phone: '13800000000', quota_warning: false, name: 'Carol_B' });
     expect((await a.post(`${U}/change/quota/expire`, { id, quota_expires_at: '2000-01-01 00:00:00' })).body.code).not.toBe(0);
 
     // Per-user group authorisation.
@@ -129,7 +132,7 @@ describe.each(dialects)('managed users on %s', (dialect) => {
     const cheap = await a.post(`${U}/page`, { quota: '0.5', pageSize: 100 });
     expect(cheap.body.data.items.every((u: { quota: number }) => u.quota < 250_000)).toBe(true);
     const list = await a.get(`${U}/list`, { name: 'Carol' });
-    expect(list.body.data.items).toEqual([{ id, user_id, account: 'carol', name: 'Carol B' }]);
+    expect(list.body.data.items).toEqual([{ id, user_id, account: 'carol', name: 'Carol_B' }]);
 
     expect((await a.post(`${U}/change/status`, { id, status: 2 })).body.code).toBe(0);
     expect((await c.get('/api/v1/user/info')).status).toBe(401);

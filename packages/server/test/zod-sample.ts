@@ -8,6 +8,7 @@ interface Def {
   shape?: Record<string, z.ZodType>;
   innerType?: z.ZodType;
   in?: z.ZodType;
+  out?: z.ZodType;
   options?: z.ZodType[];
   element?: z.ZodType;
   values?: unknown[];
@@ -17,12 +18,15 @@ interface Def {
 
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
+/** The side of a pipe that describes its values: a preprocess (a transform into a schema) is described by the schema. */
+const pipeSide = (d: Def): z.ZodType => (d.in && defOf(d.in).type === 'transform' ? d.out! : d.in!);
+
 /** The schema under optional/default/nullable/pipe wrappers. */
 function unwrap(s: z.ZodType): z.ZodType {
   for (;;) {
     const d = defOf(s);
     if (d.innerType) s = d.innerType;
-    else if (d.type === 'pipe' && d.in) s = d.in;
+    else if (d.type === 'pipe' && d.in) s = pipeSide(d);
     else if (d.type === 'lazy' && d.getter) s = d.getter();
     else return s;
   }
@@ -72,7 +76,7 @@ export function sample(s: z.ZodType, name = '', full = false): unknown {
     const inner = sample(d.innerType!, name, full);
     return inner === undefined && d.type !== 'optional' ? undefined : inner;
   }
-  if (d.type === 'pipe') return first(s, [sample(d.in!, name, full)]);
+  if (d.type === 'pipe') return first(s, [sample(pipeSide(d), name, full)]);
   if (d.type === 'lazy') return sample(d.getter!(), name, full);
   const candidates: unknown[] = name in NAMED ? [NAMED[name]] : [];
   switch (d.type) {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { boolField, decimalField, intField, numberish } from '../schemas/encodings';
 import { parseIpList } from '../ip-list';
 import { dateRangeFilter, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
-import { emailField, passwordField, phoneField } from '../schemas/fields';
+import { emailField, nameField, passwordField, phoneField } from '../schemas/fields';
 import { expiresAtField, idListField, ownerIdField, ownerIdFilter, quotaField, usdBelowFilter } from '../schemas/usage-limits';
 import { defineResource, flag, ids, type Fields } from '../resource';
 
@@ -46,7 +46,8 @@ const expireWarningThresholdField = intField(0, 3650);
 const floorField = decimalField(0, 100);
 
 const editable = z.object({
-  name: z.string().trim().min(1).max(30),
+  /** The display-name rule (docs/SPEC.md §5): 2–30 of Chinese, letters, digits, `_`, `-`. */
+  name: nameField,
   email: z.union([emailField, z.literal('')]),
   account: z.string().trim().min(1).max(100),
   phone: z.union([phoneField, z.literal('')]).default(''),

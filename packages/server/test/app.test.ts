@@ -176,7 +176,8 @@ describe.each(dialects)('apps on %s', (dialect) => {
       [{ name: 'A', ip_whitelist: '10.0.*.*' }, 'ip_whitelist'],
       [{ name: 'A', status: 3 }, 'status'],
       [{ name: 'A', quota: -1 }, 'quota'],
-      [{ name: 'A', quota: '100' }, 'quota'],
+      // Decimal text is the original console's encoding of a number (issue 15) and is accepted; other text is not.
+      [{ name: 'A', quota: '100 units' }, 'quota'],
       [{ name: 'A', quota: 1.5 }, 'quota'],
       [{ name: 'A', models: 'm1' }, 'models'],
       [{ name: 'A', models: ['nope'] }, 'models'],

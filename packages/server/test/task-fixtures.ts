@@ -88,7 +88,12 @@ export async function taskWorld(dialect: TestDialect): Promise<TaskWorld> {
     async untilEnded(taskId: string, now?: number): Promise<TaskRow> {
       for (let i = 0; i < 40; i++) {
         const t = await row(taskId);
-        if (t.status !== 1 && t.status !== 2) return t;
+        if (t.status !== 1 && t.status !== 2) {
+          // Whoever ended it (this run or the app's own) writes the row first and queues its charge right
+          // after: let that run reach the ledger before the caller reads a balance.
+          await new Promise((r) => setTimeout(r, 25));
+          return t;
+        }
         if (i > 0) await new Promise((r) => setTimeout(r, 25));
         await runJob(now);
       }

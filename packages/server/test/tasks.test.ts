@@ -46,6 +46,8 @@ describe.each(dialects)('async tasks through the gateway on %s', (dialect) => {
       const t = await w.row(r.body.id);
       seen.push([t.polls, t.status]);
       if (t.status === 3) break;
+      // The app's own run may hold the task's lock for a moment: give it time instead of spinning.
+      if (i > 0 && seen.at(-2)?.[0] === t.polls) await new Promise((res) => setTimeout(res, 25));
       await w.runJob();
     }
     for (const [polls, status] of seen) expect(status, `after ${polls} w.poll(s)`).toBe(expected[polls]);

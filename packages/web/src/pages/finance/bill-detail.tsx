@@ -1,13 +1,13 @@
 // Bill detail (`/finance/bill_detail?id=`, docs/ORIGINAL-API.md §1.5): the day's figures for one user and the
 // same figures per model.
-import { Button, Card, Descriptions, Spin, Table, Typography } from '@arco-design/web-react';
+import { Button, Card, Descriptions, Table, Typography } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { BillDetail, ModelStat } from '@fastgate/core/entities/finance';
 import { ADMIN_RESELLER } from '@fastgate/core/routes';
 import { usePermission } from '../../components/Permission';
 import { usd } from '../../components/Usd';
 import { recordProblem } from '../../components/record-state';
-import { RecordUnavailable } from '../../components/RecordUnavailable';
+import { RecordBody } from '../../components/RecordUnavailable';
 import { routePath } from '../../lib/navigation';
 import { useResourceDetail } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
@@ -39,51 +39,46 @@ export default function BillDetailPage() {
       }
       data-testid="bill-detail"
     >
-      {/* Arco's Spin spins without children: only while there is a record to wait for. */}
-      {problem ? (
-        <RecordUnavailable problem={problem} onBack={back} />
-      ) : (
-        <Spin loading={detail.isFetching} style={{ display: 'block' }}>
-          {bill && (
-            <>
-              <Descriptions
-                title={t('finance.detail.summary')}
-                column={{ xs: 1, md: 2, lg: 4 }}
-                border
-                style={{ marginBottom: 24 }}
-                data={[
-                  { label: t('finance.bill.statDate'), value: <span data-testid="bill-detail-date">{bill.stat_date}</span> },
-                  ...(showOwner ? [{ label: t('finance.bill.userId'), value: bill.user_id }] : []),
-                  { label: t('finance.bill.calls'), value: <span data-testid="bill-detail-calls">{num(bill.total)}</span> },
-                  { label: t('finance.bill.models'), value: num(bill.models) },
-                  { label: t('finance.bill.tokens'), value: <span data-testid="bill-detail-tokens">{num(bill.tokens)}</span> },
-                  { label: t('finance.bill.spend'), value: <span data-testid="bill-detail-spend">{usd(bill.spend)}</span> },
-                  { label: t('finance.bill.abnormal'), value: num(bill.abnormal) },
-                  { label: t('finance.bill.abnormalSpend'), value: usd(bill.abnormal_spend) },
-                  { label: t('finance.bill.updatedAt'), value: bill.updated_at || '-' },
-                ]}
-              />
-              <Typography.Title heading={6}>{t('finance.detail.models')}</Typography.Title>
-              <Table<ModelStat>
-                rowKey="model"
-                border={false}
-                pagination={false}
-                data={bill.model_stats ?? []}
-                scroll={{ x: true }}
-                columns={[
-                  { title: t('finance.detail.model'), dataIndex: 'model', render: (m: string) => <span data-testid={`bill-model-${m}`}>{m}</span> },
-                  { title: t('finance.bill.calls'), dataIndex: 'total', align: 'right', render: num },
-                  { title: t('finance.bill.tokens'), dataIndex: 'tokens', align: 'right', render: num },
-                  { title: t('finance.bill.spend'), dataIndex: 'spend', align: 'right', render: usd },
-                  { title: t('finance.bill.abnormal'), dataIndex: 'abnormal', align: 'right', render: num },
-                  { title: t('finance.bill.abnormalSpend'), dataIndex: 'abnormal_spend', align: 'right', render: usd },
-                ]}
-                data-testid="bill-model-table"
-              />
-            </>
-          )}
-        </Spin>
-      )}
+      <RecordBody problem={problem} loading={detail.isFetching} onBack={back}>
+        {bill && (
+          <>
+            <Descriptions
+              title={t('finance.detail.summary')}
+              column={{ xs: 1, md: 2, lg: 4 }}
+              border
+              style={{ marginBottom: 24 }}
+              data={[
+                { label: t('finance.bill.statDate'), value: <span data-testid="bill-detail-date">{bill.stat_date}</span> },
+                ...(showOwner ? [{ label: t('finance.bill.userId'), value: bill.user_id }] : []),
+                { label: t('finance.bill.calls'), value: <span data-testid="bill-detail-calls">{num(bill.total)}</span> },
+                { label: t('finance.bill.models'), value: num(bill.models) },
+                { label: t('finance.bill.tokens'), value: <span data-testid="bill-detail-tokens">{num(bill.tokens)}</span> },
+                { label: t('finance.bill.spend'), value: <span data-testid="bill-detail-spend">{usd(bill.spend)}</span> },
+                { label: t('finance.bill.abnormal'), value: num(bill.abnormal) },
+                { label: t('finance.bill.abnormalSpend'), value: usd(bill.abnormal_spend) },
+                { label: t('finance.bill.updatedAt'), value: bill.updated_at || '-' },
+              ]}
+            />
+            <Typography.Title heading={6}>{t('finance.detail.models')}</Typography.Title>
+            <Table<ModelStat>
+              rowKey="model"
+              border={false}
+              pagination={false}
+              data={bill.model_stats ?? []}
+              scroll={{ x: true }}
+              columns={[
+                { title: t('finance.detail.model'), dataIndex: 'model', render: (m: string) => <span data-testid={`bill-model-${m}`}>{m}</span> },
+                { title: t('finance.bill.calls'), dataIndex: 'total', align: 'right', render: num },
+                { title: t('finance.bill.tokens'), dataIndex: 'tokens', align: 'right', render: num },
+                { title: t('finance.bill.spend'), dataIndex: 'spend', align: 'right', render: usd },
+                { title: t('finance.bill.abnormal'), dataIndex: 'abnormal', align: 'right', render: num },
+                { title: t('finance.bill.abnormalSpend'), dataIndex: 'abnormal_spend', align: 'right', render: usd },
+              ]}
+              data-testid="bill-model-table"
+            />
+          </>
+        )}
+      </RecordBody>
     </Card>
   );
 }

@@ -1,7 +1,7 @@
 // Site config detail (`/sys/site/config/detail?id=`, docs/SPEC.md §2.2): the config read-only in the form's
 // sections, with its approval state, and the way to edit it. The mail password is never shown, only whether one is set.
 import type { ReactNode } from 'react';
-import { Button, Card, Descriptions, Image, Space, Spin, Tag, Typography } from '@arco-design/web-react';
+import { Button, Card, Descriptions, Image, Space, Tag, Typography } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Status } from '@fastgate/core/constants';
 import { SITE_CONFIG_PREFIX, SiteApproval, type SiteConfig } from '@fastgate/core/entities/site-config';
@@ -9,7 +9,7 @@ import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { usePermission } from '../../../components/Permission';
 import { usd } from '../../../components/Usd';
 import { recordProblem } from '../../../components/record-state';
-import { RecordUnavailable } from '../../../components/RecordUnavailable';
+import { RecordBody } from '../../../components/RecordUnavailable';
 import { useResourceDetail } from '../../../hooks/resource';
 import { routePath } from '../../../lib/navigation';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
@@ -150,17 +150,12 @@ export default function SiteConfigDetail() {
       }
       data-testid="site-detail"
     >
-      {/* Arco's Spin spins without children: only while there is a record to wait for. */}
-      {problem ? (
-        <RecordUnavailable problem={problem} onBack={back} />
-      ) : (
-        <Spin loading={detail.isFetching} style={{ display: 'block' }}>
-          {site &&
-            sections(site, t, g(`resource.status.${site.status === Status.Disabled ? Status.Disabled : Status.Normal}`), showOwner).map((s) => (
-              <Section key={s.key} title={s.title} data={s.data} testId={`site-detail-${s.key}`} />
-            ))}
-        </Spin>
-      )}
+      <RecordBody problem={problem} loading={detail.isFetching} onBack={back}>
+        {site &&
+          sections(site, t, g(`resource.status.${site.status === Status.Disabled ? Status.Disabled : Status.Normal}`), showOwner).map((s) => (
+            <Section key={s.key} title={s.title} data={s.data} testId={`site-detail-${s.key}`} />
+          ))}
+      </RecordBody>
     </Card>
   );
 }

@@ -69,7 +69,7 @@ test('a reseller creates a VIP level; its user sees it in the VIP center', async
 
   // A user of this reseller: the reseller's default level applies to it.
   const email = uniqueEmail('vipu');
-  await call(reseller.token, 'POST', `${USER_PREFIX}/create`, { name: 'VIP user', account: email, email, password: 'Passw0rd!' });
+  await call(reseller.token, 'POST', `${USER_PREFIX}/create`, { name: 'VIP-user', account: email, email, password: 'Passw0rd!' });
   const userToken = await login('user', email, 'Passw0rd!');
   await useSession(page, userToken, 'user', '/vip/center');
   await expect(page.getByTestId('vip-center-badge')).toHaveText(level);

@@ -2,7 +2,7 @@
 // expiry and, for a reseller, what it gave its users and still holds; plus the quota-warning settings
 // (`POST /dashboard/quota/warning`: switch, threshold in dollars, days before expiry).
 import { useState } from 'react';
-import { Button, Card, Descriptions, Form, InputNumber, Message, Modal, Skeleton, Switch, Typography } from '@arco-design/web-react';
+import { Button, Card, Form, InputNumber, Message, Modal, Skeleton, Switch, Typography } from '@arco-design/web-react';
 import { IconNotification } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Expense } from '@fastgate/core/entities/user';
@@ -12,7 +12,7 @@ import { usePermission } from '../../components/Permission';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { dashboardApi, dashboardKeys, type QuotaWarningBody } from './api';
 import locale from './locale';
-import styles from './workplace.module.css';
+import { Headline } from './Headline';
 
 /** Mirrors the server's limits (core entities/user.ts warningThresholdField, expireWarningThresholdField). */
 const MAX_THRESHOLD = 1_000_000_000;
@@ -108,16 +108,11 @@ export function ExpenseCard() {
       <Skeleton loading={expense.isLoading} text={{ rows: 4 }} animation>
         {e && (
           <>
-            <Typography.Text type="secondary">{t('workplace.expense.quota')}</Typography.Text>
-            <div className={styles.balance} data-testid="expense-quota">
-              {formatUsd(e.quota)}
-            </div>
-            <Descriptions
-              column={1}
-              size="small"
-              style={{ marginTop: 12 }}
-              labelStyle={{ paddingRight: 12 }}
-              data={[
+            <Headline
+              label={t('workplace.expense.quota')}
+              value={formatUsd(e.quota)}
+              testId="expense-quota"
+              details={[
                 { label: t('workplace.expense.used'), value: <span data-testid="expense-used">{formatUsd(e.used_quota)}</span> },
                 ...(reseller
                   ? [

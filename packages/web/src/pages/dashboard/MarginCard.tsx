@@ -2,15 +2,15 @@
 // against what the same calls cost it at its floor, over a day window. Resellers only: its users never
 // learn its cost price.
 import { useState } from 'react';
-import { Card, Descriptions, Skeleton, Typography } from '@arco-design/web-react';
+import { Card, Skeleton, Typography } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { TREND_DAYS } from '@fastgate/core/entities/dashboard';
 import { formatUsd } from '@fastgate/core/money';
 import { usePageLocale } from '../../locale';
 import { dashboardApi, dashboardKeys } from './api';
 import { DaySwitch } from './DaySwitch';
+import { Headline } from './Headline';
 import locale from './locale';
-import styles from './workplace.module.css';
 
 export function MarginCard() {
   const t = usePageLocale(locale);
@@ -22,16 +22,11 @@ export function MarginCard() {
       <Skeleton loading={margin.isLoading} text={{ rows: 3 }} animation>
         {m && (
           <>
-            <Typography.Text type="secondary">{t('workplace.margin.value')}</Typography.Text>
-            <div className={styles.balance} data-testid="margin-value">
-              {formatUsd(m.margin)}
-            </div>
-            <Descriptions
-              column={1}
-              size="small"
-              style={{ marginTop: 12 }}
-              labelStyle={{ paddingRight: 12 }}
-              data={[
+            <Headline
+              label={t('workplace.margin.value')}
+              value={formatUsd(m.margin)}
+              testId="margin-value"
+              details={[
                 { label: t('workplace.margin.spend'), value: <span data-testid="margin-spend">{formatUsd(m.spend)}</span> },
                 { label: t('workplace.margin.cost'), value: <span data-testid="margin-cost">{formatUsd(m.floor_spend)}</span> },
                 { label: t('workplace.margin.floor'), value: <span data-testid="margin-floor">{`${Math.round(m.floor * 10_000) / 100}%`}</span> },

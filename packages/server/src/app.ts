@@ -17,6 +17,7 @@ import { createDb, migrateToLatest } from './db/index';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startVipJob } from './vip/rules';
 import { startNotices } from './jobs/notices';
+import { followDebugLog } from './settings/debug-log';
 import { statisticsJob } from './jobs/statistics';
 import { taskPollingJob } from './jobs/tasks';
 import { createMailer } from './mail/mailer';
@@ -98,6 +99,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   await purgeExpiredSessions(ctx);
   await gateway.start();
   redis?.start(ctx, gateway.snapshot);
+  // The system config's debug switch sets the log level (settings/debug-log.ts).
+  const stopDebugLog = await followDebugLog(ctx);
+  app.addHook('onClose', async () => stopDebugLog());
   statistics.start();
   taskPolling.start();
 

@@ -335,6 +335,18 @@ describe.skipIf(!REDIS_URL)('two instances on one PostgreSQL and one Redis (skip
     expect((await chat(a, key, 'enabled again')).status).toBe(200);
   }, 90_000);
 
+  it('pauses the gateway of every instance from one console (maintenance mode, docs/SPEC.md §3.15.1)', async () => {
+    const { key } = await account(50_000_000);
+    const on = await (await admin(a)).post('/api/v1/sys/config/update', { action: 'service_unavailable', service_unavailable: { open: 'true', message: 'paused for the upgrade' } });
+    expect(on.body.code, on.body.message).toBe(0);
+    await everywhere('both gateways to answer 503', async (i) => (await chat(i, key, 'paused?')).status === 503, 10_000, 20);
+    const paused = await fetch(`${b.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: chatBody('paused?') });
+    expect(await paused.json()).toMatchObject({ error: { message: 'paused for the upgrade', code: 'service_unavailable' } });
+    const off = await (await admin(b)).post('/api/v1/sys/config/change/status', { action: 'service_unavailable', open: false });
+    expect(off.body.code, off.body.message).toBe(0);
+    await everywhere('both gateways to serve again', async (i) => (await chat(i, key, 'back')).status === 200, 10_000, 20);
+  }, 60_000);
+
   it('lets exactly 60 calls through an RPM limit of 60 spread over both instances', async () => {
     const { key, keyId, client } = await account(50_000_000);
     // The limit arrives with the key's re-enabling, in one write: an instance that serves the key again

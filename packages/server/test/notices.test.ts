@@ -55,6 +55,46 @@ describe.each(dialects)('quota notices on %s', (dialect) => {
     expect(mailsTo('low@x.io')).toHaveLength(3);
   });
 
+  it('follows the system config: its default threshold for users without one, and a switch per kind (docs/SPEC.md §3.15.3)', async () => {
+    const u = await signedIn(server, 'user', 'sys-default@x.io');
+    await u.post('/api/v1/dashboard/quota/warning', { quota_warning: true, warning_threshold: 0, expire_warning_threshold: 0 });
+    await a.post('/api/v1/admin/user/recharge', { user_id: u.userId, quota: 5 * 500_000 });
+    await set(u.userId, { quota: 500_000, used_quota: 4 * 500_000 });
+    const now = Date.now();
+    await runNotices(server.app.ctx, now);
+    expect(mailsTo('sys-default@x.io')).toHaveLength(0);
+    // $3 as the original console posts it: dollars × 500000, as text.
+    expect((await a.post('/api/v1/sys/config/update', { action: 'quota', quota: { threshold: '1500000' } })).body.code).toBe(0);
+    await runNotices(server.app.ctx, now);
+    expect(mailsTo('sys-default@x.io')).toHaveLength(1);
+    expect(mailsTo('sys-default@x.io')[0]!.text).toContain('$3');
+    // Exhaustion notices switched off: none, until switched on again.
+    expect((await a.post('/api/v1/sys/config/update', { action: 'quota', quota: { exhausted_notice: 'false' } })).body.code).toBe(0);
+    await set(u.userId, { quota: 0, used_quota: 5 * 500_000 });
+    await runNotices(server.app.ctx, now);
+    expect(mailsTo('sys-default@x.io')).toHaveLength(1);
+    expect((await a.post('/api/v1/sys/config/reset', { action: 'quota' })).body.code).toBe(0);
+    await runNotices(server.app.ctx, now);
+    expect(mailsTo('sys-default@x.io')).toHaveLength(2);
+    expect(mailsTo('sys-default@x.io')[1]!.text).toMatch(/用尽|used up/);
+  });
+
+  it('runs on the quota_task schedule set in the console, and not while it is off', async () => {
+    const u = await signedIn(server, 'user', 'scheduled@x.io');
+    await u.post('/api/v1/dashboard/quota/warning', { quota_warning: true, warning_threshold: 2, expire_warning_threshold: 0 });
+    await a.post('/api/v1/admin/user/recharge', { user_id: u.userId, quota: 5 * 500_000 });
+    await set(u.userId, { quota: 500_000, used_quota: 4 * 500_000 });
+    // Every second (the default is every 10 minutes, so only the new schedule can send it in time).
+    expect((await a.post('/api/v1/sys/config/update', { action: 'quota_task', quota_task: { cron: '* * * * * *' } })).body.code).toBe(0);
+    await expect.poll(() => mailsTo('scheduled@x.io').length, { timeout: 5000 }).toBe(1);
+    expect((await a.post('/api/v1/sys/config/change/status', { action: 'quota_task', open: 'false' })).body.code).toBe(0);
+    await new Promise((r) => setTimeout(r, 300));
+    await set(u.userId, { quota: 0, used_quota: 5 * 500_000 });
+    await new Promise((r) => setTimeout(r, 2200));
+    expect(mailsTo('scheduled@x.io')).toHaveLength(1);
+    expect((await a.post('/api/v1/sys/config/reset', { action: 'quota_task' })).body.code).toBe(0);
+  });
+
   it('warns before expiry and on expiry, each once', async () => {
     const u = await signedIn(server, 'user', 'exp@x.io');
     await u.post('/api/v1/dashboard/quota/warning', { quota_warning: true, warning_threshold: 0, expire_warning_threshold: 3 });

@@ -38,7 +38,7 @@ export class Gateway {
     // The snapshot holds the stored balances the ledger counts from.
     this.ledger = new Ledger(ctx, this.snapshot, ledgerStore);
     this.limiter = ctx.limiter;
-    this.upstream = createUpstream();
+    this.upstream = createUpstream(() => this.snapshot.sys.http);
     this.health = new KeyHealth(ctx, () => this.snapshot.sys.auto_enable_error);
     const store = ctx.redis ? createRedisBreakers(ctx.redis.client, { prefix: `${ctx.redis.prefix}br:`, log: ctx.log }) : createMemoryBreakers();
     this.breakers = new UpstreamHealth(store, this.snapshot, ctx.log);

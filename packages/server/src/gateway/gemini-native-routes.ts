@@ -8,6 +8,7 @@ import { geminiGenerate } from './gemini-native';
 import { countGeminiTokens } from './gemini-native-count';
 import { toGoogleErrors, unknownGeminiUrl, unknownUrl } from './gemini-native-errors';
 import { getGeminiModel, listGeminiModels } from './gemini-native-models';
+import { maintenanceGuard } from './maintenance';
 import { GATEWAY_BODY_LIMIT } from './index';
 
 const query = (request: FastifyRequest) => (request.query ?? {}) as Record<string, unknown>;
@@ -32,6 +33,7 @@ export async function geminiNativeApi(app: FastifyInstance, opts: { bodyLimit?: 
     const key = query(request).key;
     if (typeof key === 'string' && key && request.headers['x-goog-api-key'] === undefined) request.headers['x-goog-api-key'] = key;
   });
+  app.addHook('onRequest', maintenanceGuard(gw));
   const json = { bodyLimit: opts.bodyLimit ?? GATEWAY_BODY_LIMIT };
   app.get('/models', (request) => listGeminiModels(gw, request));
   app.get('/models/*', (request) => {

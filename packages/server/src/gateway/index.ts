@@ -6,6 +6,7 @@ import { completions } from './completions';
 import { embeddings, moderations } from './embeddings';
 import { gatewayErrorHandler, GatewayError, sendGatewayError } from './errors';
 import type { Gateway } from './gateway';
+import { maintenanceGuard } from './maintenance';
 import { imageEdits, imageGenerations, speech } from './media';
 import { anthropicMessages } from './messages';
 import { countMessageTokens } from './messages-count';
@@ -38,6 +39,7 @@ export async function gatewayApi(app: FastifyInstance, opts: GatewayApiOptions =
   const uploadLimit = opts.uploadBodyLimit ?? UPLOAD_BODY_LIMIT;
   app.setErrorHandler(gatewayErrorHandler);
   app.setNotFoundHandler((request, reply) => sendGatewayError(reply, new GatewayError(404, 'unknown_url', `Unknown request URL: ${request.method} ${request.url.split('?')[0]}.`)));
+  app.addHook('onRequest', maintenanceGuard(gw));
   // Uploads stay raw bytes: the upload routes (audio to text, image edits) read the fields they need and
   // forward the rest untouched (multipart.ts).
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: uploadLimit }, (_request, body, done) => done(null, body));

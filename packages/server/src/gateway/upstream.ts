@@ -1,7 +1,8 @@
-// The one place the gateway talks to upstreams: undici with pooled keep-alive connections.
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+// The one place the gateway talks to upstreams: undici with pooled keep-alive connections, direct or
+// through the system config's HTTP proxy (docs/SPEC.md §3.15.2), with its timeout cap.
+import { Agent, ProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { HttpSection } from '@fastgate/core/sys-config';
 import type { UpstreamError, UpstreamRequest } from '../providers/types';
-
 
 export interface UpstreamReply {
   status: number;
@@ -20,10 +21,36 @@ export class UpstreamFailure extends Error {
 
 export type Upstream = ReturnType<typeof createUpstream>;
 
-/** One pool of keep-alive connections per app (closed with it). */
-export function createUpstream() {
-  const pool = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000, connections: 256, pipelining: 1 });
-  return { send: (req: UpstreamRequest, opts: SendOptions) => send(pool, req, opts), close: () => pool.close() };
+const POOL = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 300_000, connections: 256, pipelining: 1 } as const;
+
+/**
+ * The pools of one app (closed with it): the direct one, and one per proxy URL while that URL is the
+ * configured one. `http()` reads the current `http` section (the snapshot's, so every instance follows
+ * a change); when the URL changes the old proxy pool closes once its requests in flight are done.
+ */
+export function createUpstream(http: () => HttpSection) {
+  const direct = new Agent(POOL);
+  let proxied: { url: string; pool: ProxyAgent } | undefined;
+  const dispatcher = (): Dispatcher => {
+    const url = http().proxy_url;
+    if (!url) return direct;
+    if (proxied?.url !== url) {
+      void proxied?.pool.close().catch(() => undefined);
+      proxied = { url, pool: new ProxyAgent({ uri: url, ...POOL }) };
+    }
+    return proxied.pool;
+  };
+  return {
+    send: (req: UpstreamRequest, opts: SendOptions) => send(dispatcher(), req, { ...opts, timeoutMs: capped(opts.timeoutMs, http().timeout) }),
+    close: async () => {
+      await Promise.all([direct.close(), proxied?.pool.close()]);
+    },
+  };
+}
+
+/** The caller's limit (base.short_timeout / long_timeout, or a job's own), cut to `http.timeout` seconds when that is set (0 = no cap). */
+function capped(timeoutMs: number, capSeconds: number): number {
+  return capSeconds > 0 ? Math.min(timeoutMs, capSeconds * 1000) : timeoutMs;
 }
 
 interface SendOptions {
@@ -36,7 +63,7 @@ interface SendOptions {
 }
 
 /** Sends; a network failure or timeout becomes an UpstreamFailure with status 0 (retryable). */
-async function send(pool: Agent, req: UpstreamRequest, opts: SendOptions): Promise<UpstreamReply> {
+async function send(pool: Dispatcher, req: UpstreamRequest, opts: SendOptions): Promise<UpstreamReply> {
   const started = performance.now();
   try {
     const res = await undiciRequest(req.url, {

@@ -6,10 +6,13 @@ import { Button, Card, Checkbox, Empty, Form, Input, InputNumber, Message, Popco
 import { IconDelete, IconPlus, IconRefresh } from '@arco-design/web-react/icon';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { SYS_CONFIG_SECTIONS, SYS_CONFIG_TABS, sysSectionSchemas, type SysConfigSection, type SysConfigWire } from '@fastgate/core/sys-config';
+import { ORIGINAL_ONLY_FIELDS, SYS_CONFIG_SECTIONS, SYS_CONFIG_TABS, sysSectionSchemas, type SysConfigSection, type SysConfigWire } from '@fastgate/core/sys-config';
+import { TOAST_MS } from '@fastgate/core/constants';
 import { get, post } from '../../../api/http';
+import { fieldErrorOf } from '../../../lib/form-errors';
 import { API } from '../../../api/paths';
-import { usePageLocale } from '../../../locale';
+import { useFormLayout } from '../../../hooks/breakpoint';
+import { useGlobalLocale, usePageLocale } from '../../../locale';
 import locale from './locale';
 
 type Key = keyof (typeof locale)['zh-CN'];
@@ -31,11 +34,14 @@ const UNITS: Record<string, Key> = {
   lock_minutes: 'cfg.minutes',
   task_timeout: 'cfg.minutes',
   upload_max_mb: 'cfg.mb',
+  timeout: 'cfg.seconds',
+  expired_threshold: 'cfg.days',
+  expired_clear_defer: 'cfg.minutes',
 };
-const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'breaker_error_rate', 'breaker_min_calls', 'breaker_cooldown', 'chat_reserve', 'audit_reserve', 'response_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron', 'reserved_hosts', 'upload_max_files', 'upload_max_mb', 'required']);
+const HELP = new Set(['session_expire', 'err_retry', 'short_timeout', 'long_timeout', 'breaker_error_rate', 'breaker_min_calls', 'breaker_cooldown', 'chat_reserve', 'audit_reserve', 'response_reserve', 'limit', 'lock_minutes', 'errors', 'task_timeout', 'cron', 'reserved_hosts', 'upload_max_files', 'upload_max_mb', 'required', 'secret_key_prefix', 'error_prefix', 'timeout', 'proxy_url', 'threshold', 'expired_threshold', 'expired_clear', 'ip_whitelist', 'message']);
 const RECORDS = ['prompt', 'completion', 'messages', 'image', 'audio'] as const;
 /** Text lists edited one item per line. */
-const LINES = ['errors', 'reserved_hosts'];
+const LINES = ['errors', 'reserved_hosts', 'ip_whitelist'];
 
 type FormValues = Record<string, unknown>;
 
@@ -64,6 +70,7 @@ function toBody(values: FormValues, open: unknown): Record<string, unknown> {
 }
 
 function Field({ section, name, sample, t, passwordSet }: { section: SysConfigSection; name: string; sample: unknown; t: T; passwordSet: boolean }) {
+  const { g } = useGlobalLocale();
   const label = t(`cfg.field.${name}` as Key);
   const testId = `cfg-${section}-${name}`;
   const extra =
@@ -103,7 +110,7 @@ function Field({ section, name, sample, t, passwordSet }: { section: SysConfigSe
                     <InputNumber min={0} precision={0} prefix={t('cfg.field.enable_time')} suffix={t('cfg.seconds')} style={{ width: 200 }} />
                   </Form.Item>
                   <Form.Item field={`${item.field}.error`} noStyle>
-                    <Input placeholder={`${t('cfg.field.error')} (${t('cfg.help.error')})`} style={{ width: 240 }} />
+                    <Input placeholder={g('common.aside', { text: t('cfg.field.error'), aside: t('cfg.help.error') })} style={{ width: 240 }} />
                   </Form.Item>
                   <Button icon={<IconDelete />} status="danger" onClick={() => remove(index)} />
                 </Space>
@@ -141,24 +148,34 @@ function Field({ section, name, sample, t, passwordSet }: { section: SysConfigSe
 
 function SectionCard({ section, value, t, onChanged }: { section: SysConfigSection; value: Record<string, unknown>; t: T; onChanged: (section: SysConfigSection) => Promise<void> }) {
   const [form] = Form.useForm<FormValues>();
+  const layout = useFormLayout();
   const [busy, setBusy] = useState<'save' | 'reset' | 'open'>();
-  const switchable = 'open' in value;
+  const { g: gl } = useGlobalLocale();
+  const switchable = 'open' in value && !ORIGINAL_ONLY_FIELDS[section]?.includes('open');
   const title = t(`cfg.section.${section}`);
   // The admin login has no registration.
-  const fields = Object.keys(sysSectionSchemas[section].shape).filter((k) => k !== 'open' && !(section === 'admin_login' && k === 'email_register'));
+  // The original console's leftovers (ORIGINAL_ONLY_FIELDS) do nothing here: not shown.
+  const fields = Object.keys(sysSectionSchemas[section].shape).filter((k) => k !== 'open' && !(section === 'admin_login' && k === 'email_register') && !ORIGINAL_ONLY_FIELDS[section]?.includes(k));
   const run = async (kind: 'save' | 'reset' | 'open', call: () => Promise<unknown>, done: Key) => {
     setBusy(kind);
     try {
       await call();
       Message.success(t(done));
       await onChanged(section);
-    } catch {
-      // the HTTP client toasted the server's message
+    } catch (e) {
+      // The HTTP client toasted anything else; a field error of this section goes on its item, with its label.
+      const found = e instanceof Error ? fieldErrorOf(e.message) : undefined;
+      const name = found?.field.startsWith(`${section}.`) ? found.field.slice(section.length + 1).split('.')[0]! : undefined;
+      if (found && name) {
+        form.setFields({ [name]: { error: { message: found.detail } } });
+        Message.error({ content: gl('common.labelled', { label: t(`cfg.field.${name}` as Key), text: found.detail }), duration: TOAST_MS });
+      } else if (found && e instanceof Error) Message.error({ content: e.message, duration: TOAST_MS });
     } finally {
       setBusy(undefined);
     }
   };
-  const save = (values: FormValues) => run('save', () => post(`${PREFIX}/update`, { action: section, [section]: toBody(values, undefined) }), 'cfg.saved');
+  const save = (values: FormValues) =>
+    run('save', () => post(`${PREFIX}/update`, { action: section, [section]: toBody(values, undefined) }, { formFieldErrors: true }), 'cfg.saved');
   return (
     <Card
       title={title}
@@ -185,7 +202,7 @@ function SectionCard({ section, value, t, onChanged }: { section: SysConfigSecti
         </Space>
       }
     >
-      <Form form={form} initialValues={toForm(value)} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} onSubmit={(v) => void save(v)} scrollToFirstError>
+      <Form form={form} initialValues={toForm(value)} layout={layout} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} onSubmit={(v) => void save(v)} scrollToFirstError>
         {fields.map((name) => (
           <Field key={name} section={section} name={name} sample={value[name]} t={t} passwordSet={!!value.password_set} />
         ))}
@@ -201,7 +218,11 @@ export default function SysConfigPage() {
   const tab = (TABS.includes(search.get('tab') as Tab) ? search.get('tab') : 'all') as Tab;
   const detail = useQuery({ queryKey: DETAIL_KEY, queryFn: () => get<SysConfigWire>(`${PREFIX}/detail`), staleTime: 0 });
   const [refreshing, setRefreshing] = useState(false);
-  const sections = useMemo<readonly SysConfigSection[]>(() => (tab === 'all' ? SYS_CONFIG_SECTIONS : SYS_CONFIG_TABS[tab]), [tab]);
+  // A section whose every field is the original console's leftover (`notice`) has nothing to show.
+  const sections = useMemo<readonly SysConfigSection[]>(
+    () => (tab === 'all' ? SYS_CONFIG_SECTIONS.filter((s) => Object.keys(sysSectionSchemas[s].shape).some((k) => !ORIGINAL_ONLY_FIELDS[s]?.includes(k))) : SYS_CONFIG_TABS[tab]),
+    [tab],
+  );
 
   const onChanged = async (section: SysConfigSection) => {
     await client.invalidateQueries({ queryKey: DETAIL_KEY });

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILL_MAX_DAYS } from '@fastgate/core/entities/finance';
+import { quotaToUsd } from '@fastgate/core/money';
 import { addDays } from '../src/stats/dates';
 import { admin, dialects, expectNoDrift, signedIn, startServer, type Client, type TestServer } from './helpers';
 import { callLog, chargeLogs, pauseSchedule, runStats, shanghai } from './stat-fixtures';
@@ -55,7 +56,13 @@ describe.each(dialects)('bills on %s', (dialect) => {
     expect(r.body.code).toBe(0);
     return r.body.data as { items: Record<string, unknown>[]; paging: { total: number } };
   };
-  const rowsOf = (items: Record<string, unknown>[]) => items.map((b) => [b.stat_date, b.user_id, b.total, b.tokens, b.spend, b.models]);
+  // The original console's meaning (docs/SPEC.md §3.10.1): `tokens` is the charge in quota units, `spend` the
+  // same in dollars, `token_count` the tokens used. Rows read [date, user, calls, token_count, charge (quota units), models].
+  const rowsOf = (items: Record<string, unknown>[]) =>
+    items.map((b) => {
+      expect(b.spend).toBeCloseTo(quotaToUsd(b.tokens as number), 12);
+      return [b.stat_date, b.user_id, b.total, b.token_count, b.tokens, b.models];
+    });
 
   it('lists bills in each role’s scope, newest day first and by spend', async () => {
     expect(rowsOf((await page(u1)).items)).toEqual([
@@ -76,7 +83,7 @@ describe.each(dialects)('bills on %s', (dialect) => {
     expect(rowsOf((await page(a, { user_id: u2.userId })).items)).toEqual([['2026-05-01', u2.userId, 1, 100, 1000, 1]]);
     expect((await page(a, { stat_date: ['2026-05-02', '2026-05-02'] })).items.map((b) => b.user_id)).toEqual([u1.userId]);
     const first = (await page(u1)).items[0]!;
-    expect(first).toMatchObject({ id: await billId(u1.userId, '2026-05-02'), rid: r1.userId, abnormal: 0, abnormal_spend: 0 });
+    expect(first).toMatchObject({ id: await billId(u1.userId, '2026-05-02'), rid: r1.userId, abnormal: 0, abnormal_tokens: 0, abnormal_spend: 0 });
     expect(first.updated_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
   });
 
@@ -96,10 +103,10 @@ describe.each(dialects)('bills on %s', (dialect) => {
     const id = await billId(u1.userId, '2026-05-01');
     const mine = await u1.get('/api/v1/finance/bill/detail', { id });
     expect(mine.body.code).toBe(0);
-    expect(mine.body.data).toMatchObject({ id, user_id: u1.userId, stat_date: '2026-05-01', total: 3, spend: 1100, models: 2 });
+    expect(mine.body.data).toMatchObject({ id, user_id: u1.userId, stat_date: '2026-05-01', total: 3, tokens: 1100, token_count: 70, spend: quotaToUsd(1100), models: 2 });
     expect(mine.body.data.model_stats).toEqual([
-      { model: 'gpt-a', total: 2, tokens: 30, spend: 600, abnormal: 0, abnormal_spend: 0 },
-      { model: 'gpt-b', total: 1, tokens: 40, spend: 500, abnormal: 0, abnormal_spend: 0 },
+      { model: 'gpt-a', total: 2, tokens: 600, token_count: 30, spend: quotaToUsd(600), abnormal: 0, abnormal_tokens: 0, abnormal_spend: 0 },
+      { model: 'gpt-b', total: 1, tokens: 500, token_count: 40, spend: quotaToUsd(500), abnormal: 0, abnormal_tokens: 0, abnormal_spend: 0 },
     ]);
     expect((await r1.get('/api/v1/finance/bill/detail', { id })).body.code).toBe(0);
     expect((await a.get('/api/v1/finance/bill/detail', { id })).body.code).toBe(0);
@@ -121,14 +128,14 @@ describe.each(dialects)('bills on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('账单明细.xlsx')}`);
     expect(await sheetRows(res)).toEqual([
-      ['日期', '模型', '调用次数', 'Tokens', '花费($)'],
+      ['日期', '模型', '调用次数', 'Tokens', '花费（$）'],
       ['2026-05-02', 'gpt-a', 1, 1, 0.0002],
       ['2026-05-01', 'gpt-a', 2, 30, 0.0012],
       ['2026-05-01', 'gpt-b', 1, 40, 0.001],
     ]);
 
     const adminRows = await sheetRows(await a.raw('POST', '/api/v1/finance/bill/export', JSON.stringify({ stat_date: ['2026-05-01', '2026-05-01'] })));
-    expect(adminRows[0]).toEqual(['日期', '用户ID', '模型', '调用次数', 'Tokens', '花费($)']);
+    expect(adminRows[0]).toEqual(['日期', '用户ID', '模型', '调用次数', 'Tokens', '花费（$）']);
     expect(adminRows.slice(1).map((r) => [r[1], r[2]])).toEqual([
       [u1.userId, 'gpt-a'],
       [u1.userId, 'gpt-b'],

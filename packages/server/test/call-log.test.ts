@@ -147,6 +147,9 @@ describe.each(dialects)('call logs on %s', (dialect) => {
     expect(wirePlain).toMatchObject({ model: 'gpt-test', status: 1, total_price: plain.total_price, prompt_tokens: Math.ceil('hello logs'.length / 4), stream: false, user_id: w.user.userId, app_id: w.appId });
     // The mock counts ceil(chars / 4) tokens; ratios 1 and 2 (gateway-fixtures).
     expect(plain.total_price).toBe(plain.prompt_tokens + plain.completion_tokens * 2);
+    // The original console's meaning (docs/SPEC.md §3.12.1): total_tokens is the charge in quota units; the tokens are token_count.
+    expect(wirePlain).toMatchObject({ total_tokens: plain.total_price, token_count: plain.prompt_tokens + plain.completion_tokens, completion_tokens: plain.completion_tokens });
+    expect(plain.total_price).not.toBe(plain.prompt_tokens + plain.completion_tokens);
     // Admin-only row fields are withheld.
     for (const f of ['internal_time', 'is_smart_match', 'model_agent_name', 'real_model']) expect(wirePlain).not.toHaveProperty(f);
 
@@ -179,6 +182,9 @@ describe.each(dialects)('call logs on %s', (dialect) => {
     });
     expect(detail.creator).toBe(last.creator);
     expect(detail.creator).not.toBe(w.key);
+    // The original console's detail fields; the agent and the real model's name are the operator's business.
+    const textQuota = { billing_method: 1, prompt_ratio: 1, completion_ratio: 2, cached_ratio: 0, fixed_quota: 0 };
+    expect(detail).toMatchObject({ total_tokens: last.total_price, text_quota: textQuota, multimodal_quota: { text_quota: textQuota, vision_quotas: [] }, host: '', search_tokens: 0, cache_write_tokens: 0, cache_hit_tokens: 0, real_model_name: '', model_agent: null });
     for (const f of ['key', 'model_id', 'name', 'remote_ip', 'real_model_id', 'model_agent_id', 'is_enable_model_agent', 'internal_time']) expect(detail).not.toHaveProperty(f);
     for (const a of detail.attempts) {
       expect(a).not.toHaveProperty('key');
@@ -190,6 +196,7 @@ describe.each(dialects)('call logs on %s', (dialect) => {
     expect(asAdmin.key).toBe(last.key_mask);
     expect(asAdmin.key).toMatch(/\*/);
     expect(asAdmin).toMatchObject({ model_id: last.model_id, model_agent_name: 'mock', real_model: 'gpt-test', remote_ip: last.remote_ip });
+    expect(asAdmin).toMatchObject({ real_model_name: 'gpt-test', model_agent: { id: w.agent, name: 'mock', base_url: w.mock.url, lb_strategy: 1, status: 1 } });
     expect(asAdmin.attempts[0].key).toMatch(/\*/);
   });
 
@@ -321,12 +328,12 @@ describe.each(dialects)('call logs on %s', (dialect) => {
     const full = await download(w.admin, { req_time: range, status: -100, user_id: resUser.userId });
     expect(full.res.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('聊天日志.xlsx')}`);
     const head = full.rows[0] as string[];
-    expect(head).toEqual(expect.arrayContaining(['请求时间', '用户ID', '模型', '实际模型', '模型密钥', '花费($)', '结果', '错误信息']));
+    expect(head).toEqual(expect.arrayContaining(['请求时间', '用户ID', '模型', '实际模型', '模型密钥', '花费（$）', '结果', '错误信息']));
     const body = full.rows.slice(1);
     expect(body).toHaveLength(2);
     const col = (name: string) => head.indexOf(name);
     expect(body.map((r) => r[col('结果')])).toEqual(['已中止', '失败']);
-    expect(body[1]![col('花费($)')]).toBe(50 / 500_000);
+    expect(body[1]![col('花费（$）')]).toBe(50 / 500_000);
     expect(body[1]![col('错误信息')]).toBe(LEAK);
     expect(body[1]![col('模型密钥')]).toBe('sk-prov***12');
 
@@ -484,6 +491,12 @@ describe.each(dialects)('call logs on %s', (dialect) => {
       expect(r.body.code, JSON.stringify(body)).toBe(51);
       expect(r.body.message).toContain(field);
     }
+    // The original console's encodings of the filter: the status as text, "" and [] when cleared.
+    const all = (await page(w.user)).body.data.paging.total as number;
+    expect((await page(w.user, { status: '', req_time: [] })).body.data.paging.total).toBe(all);
+    const asText = await page(w.user, { status: '1' });
+    expect(asText.body.code).toBe(0);
+    expect(asText.body.data.paging.total).toBe((await page(w.user, { status: 1 })).body.data.paging.total);
     const noId = await w.user.get('/api/v1/log/chat/detail');
     expect(noId.body.code).toBe(51);
     const unknownId = await w.user.get('/api/v1/log/chat/detail', { id: '123' });

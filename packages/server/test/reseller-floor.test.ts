@@ -143,10 +143,11 @@ describe.each(dialects)('reseller floor on %s', (dialect) => {
     expect((await ru.get('/api/v1/dashboard/margin/7')).status).toBe(401);
 
     const billOf = async (c: Client) => ((await c.post('/api/v1/finance/bill/page', { current: 1, pageSize: 20, user_id: ru.userId })).body.data.items as Record<string, unknown>[])[0]!;
-    expect(await billOf(reseller)).toMatchObject({ spend, floor_spend: floorSpend, margin: spend - floorSpend });
-    expect(await billOf(w.admin)).toMatchObject({ spend, floor_spend: floorSpend, margin: spend - floorSpend });
+    // A bill's charge in quota units is `tokens` (the original console's meaning, docs/SPEC.md §3.10.1); floor and margin stay quota units.
+    expect(await billOf(reseller)).toMatchObject({ tokens: spend, floor_spend: floorSpend, margin: spend - floorSpend });
+    expect(await billOf(w.admin)).toMatchObject({ tokens: spend, floor_spend: floorSpend, margin: spend - floorSpend });
     const own = await billOf(ru);
-    expect(own.spend).toBe(spend);
+    expect(own.tokens).toBe(spend);
     expect(own).not.toHaveProperty('floor_spend');
     expect(own).not.toHaveProperty('margin');
   });

@@ -194,7 +194,8 @@ describe.each(dialects)('statistics of real gateway calls on %s', (dialect) => {
       // The user sees today's bill and its Top 10 at once.
       const bills = (await w.user.post('/api/v1/finance/bill/page', { current: 1, pageSize: 10 })).body.data.items;
       expect(bills).toHaveLength(1);
-      expect(bills[0]).toMatchObject({ stat_date: statDateOf(Date.now(), w.server.app.ctx.config.timeZone), total: 2, spend: Number(bill.spend) });
+      // On the wire a bill's charge in quota units is `tokens` (the original console's meaning, docs/SPEC.md §3.10.1).
+      expect(bills[0]).toMatchObject({ stat_date: statDateOf(Date.now(), w.server.app.ctx.config.timeZone), total: 2, tokens: Number(bill.spend), token_count: Number(bill.tokens) });
       const top = (await w.user.get('/api/v1/dashboard/data/top', { days: 1, data_type: 'model' })).body.data.items;
       expect(top).toEqual([{ model: 'gpt-test', user: 1, call: 2, tokens: Number(bill.tokens), spend: Number(bill.spend), abnormal: 0 }]);
 

@@ -76,6 +76,10 @@ describe.each(dialects)('async task lists on %s', (dialect) => {
     expect(await ids(w.admin, { line_type: 0, user_id: w.user.userId })).not.toContain(mine.body.id);
     expect(await ids(w.admin, { status: 3, app_id: w.appId })).toContain(mine.body.id);
     expect(await ids(w.admin, { status: -1, app_id: w.appId })).not.toContain(mine.body.id);
+    // The original console's encodings: numbers as text, "" and [] when cleared.
+    expect(await ids(w.admin, { line_type: '1', status: '3', user_id: String(w.user.userId) })).toContain(mine.body.id);
+    expect(await ids(w.admin, { line_type: '0', user_id: w.user.userId })).not.toContain(mine.body.id);
+    expect(await ids(w.admin, { line_type: '', status: '', created_at: [], user_id: w.user.userId })).toContain(mine.body.id);
     expect(await ids(w.admin, { created_at: ['2000-01-01', '2000-01-02'] })).toEqual([]);
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: w.server.app.ctx.config.timeZone }).format(new Date());
     expect(await ids(w.admin, { created_at: [today, today], task_id: mine.body.id })).toEqual([mine.body.id]);

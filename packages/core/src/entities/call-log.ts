@@ -2,6 +2,7 @@
 // attempt; a request's attempts share a trace id. Money is always quota units on our wire.
 import { z } from 'zod';
 import { dateRangeFilter, idField, pageSchema } from '../schemas/common';
+import { numberish } from '../schemas/encodings';
 import { idListField, ownerIdFilter } from '../schemas/usage-limits';
 import { quotaToUsd, ratioToUsdPer1M } from '../money';
 import { ModelType } from './model';
@@ -24,10 +25,8 @@ export const logPath = (kind: LogKind, verb: 'page' | 'detail' | 'copy/field' | 
 /** docs/SPEC.md §4.3 call status; -100 as a filter = anything but success. */
 export const LogStatus = { Success: 1, Aborted: 2, Retry: 3, Failed: -1, Abnormal: -100 } as const;
 export const LOG_STATUSES = [1, 2, 3, -1] as const;
-const logStatusFilter = z
-  .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(-1), z.literal(-100)])
-  .optional()
-  .transform((v) => (v === 0 ? undefined : v));
+/** Also as text, "" when cleared, as the original console sends it (schemas/encodings.ts). */
+const logStatusFilter = numberish(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(-1), z.literal(-100)]).optional()).transform((v) => (v === 0 ? undefined : v));
 
 /** "YYYY-MM-DD HH:mm:ss" pair (a bare date is accepted: whole days). */
 const reqTimeRange = dateRangeFilter;
@@ -97,7 +96,10 @@ export interface CallLogRow {
   stream: boolean;
   prompt_tokens: number;
   completion_tokens: number;
+  /** The charge in quota units, as the original console reads it (docs/SPEC.md §3.12.1); the same as total_price. */
   total_tokens: number;
+  /** prompt + completion tokens. */
+  token_count: number;
   /** Charge in quota units. */
   total_price: number;
   conn_time: number;
@@ -182,7 +184,26 @@ export interface CallLogAttempt {
   key?: string;
 }
 
+/** The original's `text_quota` (docs/SPEC.md §3.12.1): 1 = by tokens (ratios per token), 2 = per call (fixed_quota). */
+export interface TextQuota {
+  billing_method: 1 | 2;
+  prompt_ratio: number;
+  completion_ratio: number;
+  cached_ratio: number;
+  fixed_quota: number;
+}
+
 export interface CallLogDetail extends CallLogRow {
+  /** The original console's detail fields (docs/SPEC.md §3.12.1): host is not recorded (''); search_tokens counts searches. */
+  text_quota: TextQuota;
+  multimodal_quota: { text_quota: TextQuota; vision_quotas: [] };
+  host: string;
+  search_tokens: number;
+  cache_write_tokens: number;
+  cache_hit_tokens: number;
+  /** Admin only ('' / null for others). */
+  real_model_name: string;
+  model_agent: { id: string; name: string; corp?: string; base_url?: string; path?: string; weight?: number; lb_strategy?: number; status?: number } | null;
   app_key_id: string;
   group_id: string;
   group_name: string;

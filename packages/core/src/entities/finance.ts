@@ -20,14 +20,23 @@ export const billDetailSchema = z.object({ id: idField });
 /** `ids` win over the range; without ids the bill date range is required (docs/SPEC.md §2.4). */
 export const billExportSchema = z.object({ ids: idListField.optional(), stat_date: z.array(statDate).length(2).optional(), user_id: ownerIdFilter });
 
+/**
+ * A bill's figures in the original console's meaning (docs/ORIGINAL-API.md §3.12, docs/SPEC.md §3.10.1): `tokens`
+ * is the charge in quota units (not a token count), `spend` the same charge in dollars; the tokens used
+ * are `token_count`.
+ */
 interface Measures {
   /** Calls. */
   total: number;
-  /** prompt + completion tokens. */
+  /** The charge, quota units. */
   tokens: number;
-  /** Quota units. */
+  /** prompt + completion tokens. */
+  token_count: number;
+  /** The charge, dollars. */
   spend: number;
   abnormal: number;
+  /** The failed calls' charge: quota units, and dollars. */
+  abnormal_tokens: number;
   abnormal_spend: number;
 }
 
@@ -41,7 +50,7 @@ export interface Bill extends Measures {
   updated_at: string;
   /**
    * A reseller's user's day, shown to admins and that reseller only (never to the user): what the calls
-   * cost the reseller at its floor, and its margin (spend − floor_spend), in quota units.
+   * cost the reseller at its floor, and its margin (tokens − floor_spend), in quota units.
    */
   floor_spend?: number;
   margin?: number;

@@ -2,6 +2,7 @@
 // (digital human) and video second creation. The gateway submits them to the provider and a job polls.
 import { z } from 'zod';
 import { dateRangeFilter, pageSchema } from '../schemas/common';
+import { numberish } from '../schemas/encodings';
 import { ownerIdFilter } from '../schemas/usage-limits';
 
 export const TASK_KINDS = ['audio', 'video', 'videosecondcreation'] as const;
@@ -21,11 +22,9 @@ export const taskPageSchema = pageSchema.extend({
   trace_id: z.string().trim().max(64).optional(),
   task_id: z.string().trim().max(64).optional(),
   people_id: z.string().trim().max(100).optional(),
-  line_type: z.union([z.literal(0), z.literal(1), z.literal(-1)]).optional().transform((v) => (v === -1 ? undefined : v)),
-  status: z
-    .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(-1), z.literal(-2)])
-    .optional()
-    .transform((v) => (v === 0 ? undefined : v)),
+  // The original console sends these as text, "" when cleared (schemas/encodings.ts).
+  line_type: numberish(z.union([z.literal(0), z.literal(1), z.literal(-1)]).optional()).transform((v) => (v === -1 ? undefined : v)),
+  status: numberish(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(-1), z.literal(-2)]).optional()).transform((v) => (v === 0 ? undefined : v)),
   created_at: dateRangeFilter,
 });
 
@@ -63,10 +62,10 @@ export const taskSubmitSchema = z.object({
   model: z.string().trim().min(1).max(100),
   text: z.string().max(20_000).optional(),
   people_id: z.string().trim().max(100).optional(),
-  line_type: z.union([z.literal(0), z.literal(1)]).default(0),
+  line_type: numberish(z.union([z.literal(0), z.literal(1)]).default(0)),
   audio_url: z.string().trim().max(2000).optional(),
   video_url: z.string().trim().max(2000).optional(),
-  duration: z.number().int().min(1).max(3600).optional(),
+  duration: numberish(z.number().int().min(1).max(3600).optional()),
 });
 export type TaskSubmit = z.infer<typeof taskSubmitSchema>;
 

@@ -26,6 +26,19 @@ const EXPORT_BATCH = 500;
 type BillRow = Selectable<StatUserDayTable>;
 type BillKey = Pick<BillRow, 'user_id' | 'stat_date'>;
 
+/** Stored day figures (quota units, token counts) → the wire's, in the original console's meaning (core entities/finance.ts). */
+function measures(row: Pick<BillRow, 'total' | 'tokens' | 'spend' | 'abnormal' | 'abnormal_spend'>): Omit<ModelStat, 'model'> {
+  return {
+    total: row.total,
+    tokens: Number(row.spend),
+    token_count: Number(row.tokens),
+    spend: quotaToUsd(Number(row.spend)),
+    abnormal: row.abnormal,
+    abnormal_tokens: Number(row.abnormal_spend),
+    abnormal_spend: quotaToUsd(Number(row.abnormal_spend)),
+  };
+}
+
 export async function billRoutes(app: FastifyInstance) {
   const ctx = app.ctx;
   const { db, config } = ctx;
@@ -47,11 +60,12 @@ export async function billRoutes(app: FastifyInstance) {
         .orderBy('spend', 'desc')
         .orderBy('model')
         .execute();
-      for (const { user_id, stat_date, ...stat } of rows) {
+      for (const { user_id, stat_date, model, ...stat } of rows) {
         const k = `${user_id}|${stat_date}`;
+        const wire = { model, ...measures(stat) };
         const stats = out.get(k);
-        if (stats) stats.push(stat);
-        else out.set(k, [stat]);
+        if (stats) stats.push(wire);
+        else out.set(k, [wire]);
       }
     }
     return out;
@@ -69,11 +83,7 @@ export async function billRoutes(app: FastifyInstance) {
     rid: row.rid,
     stat_date: row.stat_date,
     models: row.models,
-    total: row.total,
-    tokens: row.tokens,
-    spend: row.spend,
-    abnormal: row.abnormal,
-    abnormal_spend: row.abnormal_spend,
+    ...measures(row),
     updated_at: formatTime(row.updated_at, config.timeZone),
     ...marginOf(row, c),
   });
@@ -127,7 +137,7 @@ export async function billRoutes(app: FastifyInstance) {
         const out: Record<string, unknown>[] = [];
         for (const k of keys) {
           for (const s of stats.get(`${k.user_id}|${k.stat_date}`) ?? []) {
-            out.push({ stat_date: k.stat_date, user_id: k.user_id, model: s.model, total: s.total, tokens: s.tokens, spend: quotaToUsd(s.spend) });
+            out.push({ stat_date: k.stat_date, user_id: k.user_id, model: s.model, total: s.total, tokens: s.token_count, spend: s.spend });
           }
         }
         yield out;

@@ -2,10 +2,10 @@
 // its spend breakdown and every attempt of the trace. Admin-only fields are left out for users and
 // resellers, and their error texts pass the shield lists the gateway applies to its own errors.
 import type { Role } from '@fastgate/core/constants';
-import { LINE_KINDS, LINE_UNITS, type CallLogAttempt, type CallLogDetail, type CallLogRow, type LineItem, type SpendBreakdown } from '@fastgate/core/entities/call-log';
+import { LINE_KINDS, LINE_UNITS, type CallLogAttempt, type CallLogDetail, type CallLogRow, type LineItem, type SpendBreakdown, type TextQuota } from '@fastgate/core/entities/call-log';
 import type { SysConfig } from '@fastgate/core/sys-config';
 import type { Ctx } from '../context';
-import type { CallLogRow as StoredLog } from '../db/schema';
+import type { CallLogRow as StoredLog, ModelAgentRow } from '../db/schema';
 import { shieldMessage } from '../gateway/shield';
 import { formatTime } from '../http/time';
 import { getSysSection } from '../settings/sys-config';
@@ -48,7 +48,9 @@ export function logRow(row: RowColumns, role: Role, timeZone: string): CallLogRo
     stream: row.stream === 1,
     prompt_tokens: row.prompt_tokens,
     completion_tokens: row.completion_tokens,
-    total_tokens: row.total_tokens,
+    // The original's meaning (docs/SPEC.md §3.12.1): total_tokens is the charge in quota units.
+    total_tokens: row.total_price,
+    token_count: row.total_tokens,
     total_price: row.total_price,
     conn_time: row.conn_time,
     duration: row.duration,
@@ -117,8 +119,31 @@ function attemptWire(row: StoredLog, role: Role, lists: ShieldLists | undefined)
   return out;
 }
 
+/** What the admin's detail adds from other tables: the model agent as it is now, and the real model's name. */
+export interface DetailRefs {
+  agent?: Pick<ModelAgentRow, 'id' | 'name' | 'corp' | 'base_url' | 'path' | 'weight' | 'lb_strategy' | 'status'>;
+  realModelName?: string;
+}
+
+/** The admin's detail references (one query each, only for what the log names). */
+export async function detailRefs(ctx: Ctx, row: StoredLog, role: Role): Promise<DetailRefs> {
+  if (role !== 'admin') return {};
+  const [agent, real] = await Promise.all([
+    row.model_agent_id ? ctx.db.selectFrom('model_agents').select(['id', 'name', 'corp', 'base_url', 'path', 'weight', 'lb_strategy', 'status']).where('id', '=', row.model_agent_id).executeTakeFirst() : undefined,
+    row.real_model_id ? ctx.db.selectFrom('models').select('name').where('id', '=', row.real_model_id).executeTakeFirst() : undefined,
+  ]);
+  return { agent, realModelName: real?.name };
+}
+
+/** The original's text_quota from the line items: a per-call fee makes it "per call" (docs/SPEC.md §3.12.1). */
+function textQuota(row: StoredLog, items: LineItem[]): TextQuota {
+  const price = (kind: LineItem['kind']) => items.find((i) => i.kind === kind)?.unit_price ?? 0;
+  const fee = price('request');
+  return { billing_method: fee > 0 ? 2 : 1, prompt_ratio: row.prompt_ratio, completion_ratio: row.completion_ratio, cached_ratio: price('cached_input'), fixed_quota: fee };
+}
+
 /** `attempts`: every row of the trace in attempt order (the row itself included). */
-export function logDetail(row: StoredLog, attempts: StoredLog[], role: Role, lists: ShieldLists | undefined, timeZone: string): CallLogDetail {
+export function logDetail(row: StoredLog, attempts: StoredLog[], role: Role, lists: ShieldLists | undefined, timeZone: string, refs: DetailRefs = {}): CallLogDetail {
   const discount = row.discount_bp / 10_000;
   const spend: SpendBreakdown = {
     prompt_tokens: row.prompt_tokens,
@@ -132,6 +157,8 @@ export function logDetail(row: StoredLog, attempts: StoredLog[], role: Role, lis
     total_price: row.total_price,
     line_items: lineItemsOf(row.line_items),
   };
+  const text_quota = textQuota(row, spend.line_items);
+  const agent = role === 'admin' && row.model_agent_id ? (refs.agent ?? { id: row.model_agent_id, name: row.model_agent_name }) : null;
   // The error that made this attempt a retry: the last failed attempt before it.
   const previous = attempts.filter((a) => a.attempt < row.attempt && a.err_msg).at(-1);
   const out: CallLogDetail = {
@@ -153,6 +180,14 @@ export function logDetail(row: StoredLog, attempts: StoredLog[], role: Role, lis
     err_msg: visibleError(lists, role, row.err_msg, row.trace_id),
     created_at: formatTime(row.created_at, timeZone),
     attempts: attempts.map((a) => attemptWire(a, role, lists)),
+    text_quota,
+    multimodal_quota: { text_quota, vision_quotas: [] },
+    host: '',
+    search_tokens: spend.line_items.filter((i) => i.kind === 'search').reduce((n, i) => n + i.quantity, 0),
+    cache_write_tokens: row.cache_write_tokens,
+    cache_hit_tokens: row.cached_tokens,
+    real_model_name: role === 'admin' ? (refs.realModelName ?? '') : '',
+    model_agent: agent,
   };
   if (role === 'admin') {
     out.model_id = row.model_id;

@@ -24,7 +24,7 @@ import { purgeCallLogs } from '../jobs/call-log-purge';
 import { requireStepUp } from '../auth/step-up';
 import { exportLogs } from './call-log-export';
 import { fieldError, logsMatching, parseTimeRange, scopeLogs } from './call-log-query';
-import { ROW_COLUMNS, logDetail, logRow, shieldLists } from './call-log-wire';
+import { ROW_COLUMNS, detailRefs, logDetail, logRow, shieldLists } from './call-log-wire';
 
 const anyone = [ANY_ROLE] as const;
 const adminOnly = ['admin'] as const;
@@ -93,7 +93,7 @@ export async function callLogRoutes(app: FastifyInstance) {
       const c = callerOf(request);
       const row = await visibleLog(c, kind, input.id);
       const attempts = await scopeLogs(ctx.db.selectFrom('call_logs'), c).selectAll().where('trace_id', '=', row.trace_id).orderBy('attempt').execute();
-      return logDetail(row, attempts, c.session.role, await shieldLists(ctx, c.session.role), tz);
+      return logDetail(row, attempts, c.session.role, await shieldLists(ctx, c.session.role), tz, await detailRefs(ctx, row, c.session.role));
     });
 
     // The copy button's reveal (docs/ORIGINAL-API.md §1.6): the app key to whoever may see the log, the provider

@@ -2,36 +2,38 @@
 // Filters: user id (admins and resellers) and the bill date range. Export needs that range, or picked
 // rows (ids win over the range), and saves `账单明细.xlsx`.
 import { useMemo, useState } from 'react';
-import { Button, Message, Tooltip, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Message, Tooltip } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
 import type { Bill } from '@fastgate/core/entities/finance';
 import { formatUsd } from '@fastgate/core/money';
 import { ADMIN_RESELLER } from '@fastgate/core/routes';
 import { usePermission } from '../../components/Permission';
-import { ResourceTable, type BatchAction } from '../../components/ResourceTable';
+import { ResourceTable, type BatchAction, type ResourceColumn } from '../../components/ResourceTable';
 import type { FilterField } from '../../components/SearchForm';
 import { useResourcePage } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
 import { saveBlob } from '../../api/download';
 import { BILL_EXPORT_FILE, BILL_PREFIX, financeApi, type BillExportBody } from './api';
 import locale from './locale';
+import { AccountSelect } from '../../components/UserSelect';
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
 const num = (v: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{(v ?? 0).toLocaleString()}</span>;
 
-export function billColumns(t: T, showOwner: boolean): TableColumnProps<Bill>[] {
+export function billColumns(t: T, showOwner: boolean): ResourceColumn<Bill>[] {
   return [
     { title: t('finance.bill.statDate'), dataIndex: 'stat_date', width: 120 },
     ...(showOwner ? [{ title: t('finance.bill.userId'), dataIndex: 'user_id', width: 100 }] : []),
     { title: t('finance.bill.calls'), dataIndex: 'total', width: 100, align: 'right', render: num },
-    { title: t('finance.bill.models'), dataIndex: 'models', width: 90, align: 'right', render: num },
-    { title: t('finance.bill.tokens'), dataIndex: 'tokens', width: 120, align: 'right', render: num },
-    { title: t('finance.bill.spend'), dataIndex: 'spend', width: 130, align: 'right', render: (v: number, row) => <span style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`bill-spend-${row.id}`}>{formatUsd(v)}</span> },
+    { title: t('finance.bill.models'), dataIndex: 'models', width: 90, defaultHidden: true, align: 'right', render: num },
+    // On the wire `tokens` is the charge in quota units, as the original console reads it; the token count is `token_count`.
+    { title: t('finance.bill.tokens'), dataIndex: 'token_count', width: 120, align: 'right', render: num },
+    { title: t('finance.bill.spend'), dataIndex: 'tokens', width: 130, align: 'right', render: (v: number, row) => <span style={{ fontVariantNumeric: 'tabular-nums' }} data-testid={`bill-spend-${row.id}`}>{formatUsd(v)}</span> },
     // A reseller's user's day: what it cost the reseller at its floor, and the margin (admins and that reseller only).
     ...(showOwner
       ? [
-          { title: t('finance.bill.floorSpend'), dataIndex: 'floor_spend', width: 120, align: 'right' as const, render: (v: number | undefined) => (v === undefined ? '-' : formatUsd(v)) },
+          { title: t('finance.bill.floorSpend'), dataIndex: 'floor_spend', width: 120, defaultHidden: true, align: 'right' as const, render: (v: number | undefined) => (v === undefined ? '-' : formatUsd(v)) },
           {
             title: t('finance.bill.margin'),
             dataIndex: 'margin',
@@ -51,7 +53,7 @@ export function billColumns(t: T, showOwner: boolean): TableColumnProps<Bill>[] 
 
 export function billFilters(t: T, showOwner: boolean): FilterField[] {
   return [
-    ...(showOwner ? [{ field: 'user_id', kind: 'number' as const, label: t('finance.bill.userId') }] : []),
+    ...(showOwner ? [{ field: 'user_id', kind: 'custom' as const, valueType: 'number' as const, label: t('finance.bill.userId'), render: () => <AccountSelect data-testid="filter-user_id" /> }] : []),
     { field: 'stat_date', kind: 'dateRange', label: t('finance.bill.statDate') },
   ];
 }

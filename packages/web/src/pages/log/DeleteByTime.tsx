@@ -1,7 +1,7 @@
 // Admin: delete the logs of a request-time range, optionally of one user and some results
 // (`batch/operate` action `time`, docs/ORIGINAL-API.md §1.6). The server deletes in the background.
 import { useState } from 'react';
-import { Alert, Checkbox, Form, InputNumber, Message, Modal } from '@arco-design/web-react';
+import { Alert, Checkbox, Form, Message, Modal } from '@arco-design/web-react';
 import { LOG_STATUSES, type LogKind } from '@fastgate/core/entities/call-log';
 import { DateRange } from '../../components/DateRange';
 import { required } from '../../components/rules';
@@ -9,6 +9,8 @@ import { usePageLocale } from '../../locale';
 import { logApi } from './api';
 import { statusText } from './columns';
 import locale from './locale';
+import { AccountSelect } from '../../components/UserSelect';
+import { useFormLayout } from '../../hooks/breakpoint';
 
 interface Values {
   value: string[];
@@ -17,6 +19,7 @@ interface Values {
 }
 
 export function DeleteByTime({ kind, visible, onClose, onDone }: { kind: LogKind; visible: boolean; onClose: () => void; onDone: () => void }) {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const [form] = Form.useForm<Values>();
   const [busy, setBusy] = useState(false);
@@ -53,12 +56,12 @@ export function DeleteByTime({ kind, visible, onClose, onDone }: { kind: LogKind
       okButtonProps={{ status: 'danger', 'data-testid': 'delete-by-time-submit' } as Record<string, string>}
     >
       <Alert type="warning" content={t('log.deleteByTime.confirm')} style={{ marginBottom: 16 }} />
-      <Form<Values> form={form} labelCol={{ span: 5 }} wrapperCol={{ span: 19 }} data-testid="delete-by-time">
+      <Form<Values> form={form} layout={formLayout} labelCol={{ span: 5 }} wrapperCol={{ span: 19 }} data-testid="delete-by-time">
         <Form.Item label={t('log.deleteByTime.range')} field="value" rules={[required(t('log.deleteByTime.range.required'))]}>
           <DateRange showTime data-testid="delete-by-time-range" />
         </Form.Item>
         <Form.Item label={t('log.deleteByTime.userId')} field="user_id" extra={t('log.deleteByTime.userId.extra')}>
-          <InputNumber min={1} precision={0} style={{ width: 200 }} data-testid="delete-by-time-user" />
+          <AccountSelect style={{ width: 320, maxWidth: '100%' }} data-testid="delete-by-time-user" />
         </Form.Item>
         <Form.Item label={t('log.deleteByTime.statuses')} field="status" extra={t('log.deleteByTime.statuses.extra')}>
           <Checkbox.Group options={LOG_STATUSES.map((s) => ({ value: s, label: statusText(t, s) }))} />

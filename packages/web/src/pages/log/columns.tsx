@@ -1,16 +1,19 @@
 // Columns and search fields of the call-log lists (docs/ORIGINAL-API.md §1.6, §3.14), one set for every kind. Rows
 // carry the masked app key; its copy button reveals the real one through `/log/<kind>/copy/field`.
-import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
-import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
+import { Space, Tag, Typography } from '@arco-design/web-react';
 import { LOG_KIND_TYPES, LogStatus, type CallLogRow, type LogKind } from '@fastgate/core/entities/call-log';
 import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
 import { usd } from '../../components/Usd';
+import type { ResourceColumn } from '../../components/ResourceTable';
+import { timeColumn } from '../../components/time-column';
 import { CopyableId } from '../../components/CopyableId';
 import { MaskedKey } from '../../components/MaskedKey';
 import { ModelSelect } from '../../components/ModelSelect';
 import { ResourceSelect } from '../../components/ResourceSelect';
 import type { FilterField } from '../../components/SearchForm';
 import type locale from './locale';
+import { AccountSelect } from '../../components/UserSelect';
+import { AppSelect } from '../../components/AppSelect';
 
 export type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
@@ -46,22 +49,22 @@ export const ms = (t: T, n: number | undefined) => <span style={{ fontVariantNum
 
 const num = (n: number) => <span style={{ fontVariantNumeric: 'tabular-nums' }}>{n}</span>;
 
-export function logColumns(t: T, kind: LogKind, viewer: Viewer, copyCreator: (id: string) => Promise<string>): TableColumnProps<CallLogRow>[] {
+export function logColumns(t: T, kind: LogKind, viewer: Viewer, copyCreator: (id: string) => Promise<string>): ResourceColumn<CallLogRow>[] {
   const { showOwner, admin } = viewer;
-  const columns: (TableColumnProps<CallLogRow> | false)[] = [
-    { title: t('log.reqTime'), dataIndex: 'req_time', width: 170 },
+  const columns: (ResourceColumn<CallLogRow> | false)[] = [
+    timeColumn(t('log.reqTime'), 'req_time'),
     {
       title: t('log.traceId'),
       dataIndex: 'trace_id',
-      width: 150,
-      render: (trace: string) => <CopyableId id={trace} maxWidth={110} />,
+      width: 160,
+      render: (trace: string) => <CopyableId id={trace} maxWidth={96} />,
     },
     showOwner && { title: t('log.userId'), dataIndex: 'user_id', width: 90 },
-    { title: t('log.appId'), dataIndex: 'app_id', width: 90 },
+    { title: t('log.appId'), dataIndex: 'app_id', width: 90, defaultHidden: showOwner },
     {
       title: t('log.model'),
       dataIndex: 'model',
-      width: 170,
+      width: 130,
       render: (model: string, row) => (
         <Space direction="vertical" size={0}>
           <span>
@@ -76,37 +79,38 @@ export function logColumns(t: T, kind: LogKind, viewer: Viewer, copyCreator: (id
         </Space>
       ),
     },
-    admin && { title: t('log.agent'), dataIndex: 'model_agent_name', width: 140, ellipsis: true, render: (name: string) => name || '-' },
-    { title: t('log.status'), dataIndex: 'status', width: 80, render: (status: number) => <LogStatusTag status={status} t={t} /> },
-    { title: t('log.spend'), dataIndex: 'total_price', width: 110, align: 'right', render: (quota: number, row) => <span data-testid={`log-spend-${row.id}`}>{usd(quota)}</span> },
+    admin && { title: t('log.agent'), dataIndex: 'model_agent_name', width: 140, defaultHidden: true, ellipsis: true, render: (name: string) => name || '-' },
+    { title: t('log.status'), dataIndex: 'status', width: 90, render: (status: number) => <LogStatusTag status={status} t={t} /> },
+    { title: t('log.spend'), dataIndex: 'total_price', width: 100, align: 'right', render: (quota: number, row) => <span data-testid={`log-spend-${row.id}`}>{usd(quota)}</span> },
     TOKEN_KINDS.includes(kind) && { title: t('log.promptTokens'), dataIndex: 'prompt_tokens', width: 80, align: 'right', render: num },
     TOKEN_KINDS.includes(kind) && { title: t('log.completionTokens'), dataIndex: 'completion_tokens', width: 80, align: 'right', render: num },
-    kind === 'chat' && { title: t('log.stream'), dataIndex: 'stream', width: 70, render: (stream: boolean) => (stream ? <Tag size="small" color="arcoblue">{t('log.yes')}</Tag> : <Tag size="small">{t('log.no')}</Tag>) },
-    { title: t('log.connTime'), dataIndex: 'conn_time', width: 95, align: 'right', render: (n: number) => ms(t, n) },
-    { title: t('log.duration'), dataIndex: 'duration', width: 95, align: 'right', render: (n: number) => ms(t, n) },
-    { title: t('log.totalTime'), dataIndex: 'total_time', width: 95, align: 'right', render: (n: number) => ms(t, n) },
-    admin && { title: t('log.internalTime'), dataIndex: 'internal_time', width: 90, align: 'right', render: (n: number) => ms(t, n) },
+    kind === 'chat' && { title: t('log.stream'), dataIndex: 'stream', width: 70, defaultHidden: true, render: (stream: boolean) => (stream ? <Tag size="small" color="arcoblue">{t('log.yes')}</Tag> : <Tag size="small">{t('log.no')}</Tag>) },
+    { title: t('log.connTime'), dataIndex: 'conn_time', width: 95, defaultHidden: true, align: 'right', render: (n: number) => ms(t, n) },
+    { title: t('log.duration'), dataIndex: 'duration', width: 95, defaultHidden: true, align: 'right', render: (n: number) => ms(t, n) },
+    { title: t('log.totalTime'), dataIndex: 'total_time', width: 95, defaultHidden: true, align: 'right', render: (n: number) => ms(t, n) },
+    admin && { title: t('log.internalTime'), dataIndex: 'internal_time', width: 90, defaultHidden: true, align: 'right', render: (n: number) => ms(t, n) },
     {
       title: t('log.creator'),
       dataIndex: 'creator',
       width: 230,
+      defaultHidden: true,
       render: (creator: string, row) => <MaskedKey value={creator} copy={() => copyCreator(row.id)} testId={`log-creator-${row.id}`} />,
     },
   ];
-  return columns.filter((c): c is TableColumnProps<CallLogRow> => c !== false);
+  return columns.filter((c): c is ResourceColumn<CallLogRow> => c !== false);
 }
 
 export function logFilters(t: T, kind: LogKind, { showOwner, admin }: Viewer): FilterField[] {
   const types = LOG_KIND_TYPES[kind];
   const fields: (FilterField | false)[] = [
     { field: 'trace_id', kind: 'text', label: t('log.traceId') },
-    showOwner && { field: 'user_id', kind: 'number', label: t('log.userId') },
+    showOwner && { field: 'user_id', kind: 'custom', valueType: 'number', label: t('log.userId'), render: () => <AccountSelect data-testid="filter-user_id" /> },
     {
       field: 'app_id',
       kind: 'custom',
       valueType: 'number',
       label: t('log.app'),
-      render: () => <ResourceSelect<AppOption> prefix={APP_PREFIX} labelOf={(a) => `${a.name} (ID ${a.app_id})`} optionValue={(a) => a.app_id} placeholder={t('log.app.placeholder')} data-testid="filter-app_id" />,
+      render: () => <AppSelect data-testid="filter-app_id" />,
     },
     { field: 'key', kind: 'text', label: t('log.key'), placeholder: t('log.key.placeholder') },
     {

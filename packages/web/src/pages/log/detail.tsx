@@ -10,7 +10,7 @@ import { quotaToUsd } from '@fastgate/core/money';
 import { CopyButton } from '../../components/CopyButton';
 import { MaskedKey } from '../../components/MaskedKey';
 import { useResourceDetail } from '../../hooks/resource';
-import { tm, usePageLocale } from '../../locale';
+import { tm, useGlobalLocale, usePageLocale } from '../../locale';
 import { formatDollars, formatTokens } from '../../components/price/pricing';
 import { logApi, logPrefix } from './api';
 import { Attempts } from './Attempts';
@@ -18,6 +18,7 @@ import { usd } from '../../components/Usd';
 import { LogStatusTag, ms, type T, type Viewer } from './columns';
 import locale from './locale';
 import { hasMessages, messageTurns } from './messages';
+import { detailColumns } from '../../lib/layout';
 
 /** Display arithmetic only (the charge itself is the server's integer): a few decimals, no float noise. */
 const dec = (n: number) => String(Number(n.toFixed(6)));
@@ -59,9 +60,12 @@ function LineItems({ spend, t }: { spend: SpendBreakdown; t: T }) {
 }
 
 function Spend({ spend, t }: { spend: SpendBreakdown; t: T }) {
+  const { g } = useGlobalLocale();
   const charged = (
     <div style={{ marginTop: 8 }}>
-      {t('log.detail.charged')}: <Typography.Text bold data-testid="log-detail-charged">{usd(spend.total_price)}</Typography.Text>
+      {t('log.detail.charged')}
+      {g('common.colon')}
+      <Typography.Text bold data-testid="log-detail-charged">{usd(spend.total_price)}</Typography.Text>
     </div>
   );
   if (spend.line_items?.length) {
@@ -75,7 +79,7 @@ function Spend({ spend, t }: { spend: SpendBreakdown; t: T }) {
     ];
     return (
       <>
-        <Descriptions column={3} border size="small" data={tokens} style={{ marginBottom: 12 }} />
+        <Descriptions column={detailColumns(3)} border size="small" data={tokens} style={{ marginBottom: 12 }} />
         <LineItems spend={spend} t={t} />
         {charged}
       </>
@@ -87,7 +91,7 @@ function Spend({ spend, t }: { spend: SpendBreakdown; t: T }) {
   if (!spend.prompt_ratio && !spend.completion_ratio) {
     return (
       <>
-        <Descriptions column={2} border size="small" data={[{ label: t('log.discount'), value: `${dec(spend.discount * 100)}%` }]} />
+        <Descriptions column={detailColumns(2)} border size="small" data={[{ label: t('log.discount'), value: `${dec(spend.discount * 100)}%` }]} />
         {spend.total_price > 0 && (
           <Typography.Paragraph type="secondary" style={{ margin: '10px 0 0' }}>
             {t('log.detail.unitPriced')}
@@ -101,7 +105,7 @@ function Spend({ spend, t }: { spend: SpendBreakdown; t: T }) {
   return (
     <>
       <Descriptions
-        column={3}
+        column={detailColumns(3)}
         border
         size="small"
         data={[
@@ -183,7 +187,7 @@ function Body({ log, kind, viewer, t }: { log: CallLogDetail; kind: LogKind; vie
   ];
   return (
     <div data-testid="log-detail">
-      <Descriptions column={2} border size="small" labelStyle={{ width: 110 }} data={rows.filter((r): r is { label: ReactNode; value: ReactNode } => r !== false)} />
+      <Descriptions column={detailColumns(2)} border size="small" labelStyle={{ width: 110 }} data={rows.filter((r): r is { label: ReactNode; value: ReactNode } => r !== false)} />
       {log.err_msg && (
         <Typography.Paragraph type="error" style={{ marginTop: 12, whiteSpace: 'pre-wrap' }} data-testid="log-detail-error">
           {log.err_msg}
@@ -192,7 +196,7 @@ function Body({ log, kind, viewer, t }: { log: CallLogDetail; kind: LogKind; vie
       {section(
         t('log.detail.timing'),
         <Descriptions
-          column={4}
+          column={detailColumns(4)}
           border
           size="small"
           data={[

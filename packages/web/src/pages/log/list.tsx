@@ -80,7 +80,7 @@ function LogList({ kind }: { kind: LogKind }) {
           {
             key: 'delete',
             label: t('log.delete'),
-            confirm: t('log.batch.delete.confirm'),
+            confirm: (count: number) => t('log.batch.delete.confirm', { count }),
             status: 'danger' as const,
             run: async (ids: string[]) => {
               await api.batch({ action: 'delete', ids });
@@ -102,7 +102,6 @@ function LogList({ kind }: { kind: LogKind }) {
         deletable={false}
         batch={false}
         batchActions={batchActions}
-        scroll={{ x: admin ? 2000 : 1750 }}
         toolbar={
           <>
             {exportReady ? (

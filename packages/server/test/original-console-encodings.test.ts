@@ -72,6 +72,31 @@ describe.each(dialects)('the original console’s encodings on %s', (dialect) =>
     expect((await a.get('/api/v1/model/detail', { id })).body.data.type).toBe(7);
   });
 
+  it('creates a model with the body its create form sends (forwarding off: forward_rule "")', async () => {
+    // Captured from the original's model create screen (price fields filled, agents off).
+    const ratios = { billing_method: '1', prompt_ratio: 1, completion_ratio: 1, cached_ratio: 1 };
+    const body = {
+      corp: CORP, name: 'orig-form-model', model: 'orig-form-model', type: '1', base_url: '', path: '', remark: '',
+      is_enable_preset_config: false, preset_config: { is_support_system_role: true, system_role_prompt: '', is_support_stream: true },
+      text_quota: { billing_method: '1', prompt_ratio: 500, completion_ratio: 1000, cached_ratio: 250, prompt_price: 1, completion_price: 2, cached_price: 0.5 },
+      image_quota: { billing_method: '1', generation_quotas: [], text_ratio: 1, input_ratio: 1, output_ratio: 1, cached_ratio: 1 },
+      audio_quota: ratios,
+      multimodal_quota: { billing_rule: '1', text_quota: ratios, vision_quotas: [], search_quotas: [] },
+      realtime_quota: { text_quota: ratios, audio_quota: ratios },
+      multimodal_audio_quota: { text_quota: ratios, audio_quota: ratios },
+      midjourney_quotas: [], request_data_format: '1', response_data_format: '1', is_public: true, groups: [],
+      is_enable_model_agent: false, lb_strategy: '1', model_agents: [],
+      is_enable_forward: false,
+      forward_config: { forward_rule: '', match_rule: [], target_model: '', decision_model: '', keywords: [], target_models: [] },
+      is_enable_fallback: false, fallback_config: { model_agent: '', model: '' },
+    };
+    const created = (await a.post('/api/v1/model/create', body)).body;
+    ok(created);
+    const id = created.data.id ?? created.data;
+    expect((await a.get('/api/v1/model/detail', { id })).body.data).toMatchObject({ is_enable_forward: false, forward_config: null });
+    ok((await a.post('/api/v1/model/update', { ...body, id, forward_config: { ...body.forward_config, content_length: '' } })).body);
+  });
+
   it('creates an agent and a group with numbers and booleans as strings', async () => {
     ok((await a.post('/api/v1/model/agent/create', { corp: CORP, name: 'orig-agent', base_url: 'https://up.example.com', weight: '10', lb_strategy: '2', is_never_disable: 'false', key: 'sk-orig-agent-key-0001', models: [MODEL], status: '1' })).body);
     const group = { name: 'orig-group', discount: '80', weight: '5', is_default: 'false', is_public: 'true', is_limit_quota: 'false', quota: '', is_enable_forward: 'false', forward_config: idleForward, models: [MODEL], status: '1' };
@@ -96,6 +121,30 @@ describe.each(dialects)('the original console’s encodings on %s', (dialect) =>
     expect((await user.post('/api/v1/key/page', { type: 1 })).body.data.items[0]).toMatchObject({ quota_expires_rule: 2, quota_expires_minutes: 60 });
     // A mask is no key to create with.
     refused((await user.post('/api/v1/app/key/config', { ...settings, key: row.key })).body, 'key');
+  });
+
+  it('gives a group without forwarding a config object its update form binds to, and takes it back', async () => {
+    // The create body of the original's group form (forwarding off, rule picker at its default).
+    const idle = { forward_rule: '1', match_rule: ['2'], target_model: '', decision_model: '', keywords: [], target_models: [] };
+    const create = { name: 'orig-form-group', discount: 80, models: [MODEL], is_default: false, is_public: true, weight: 7, expires_at: '', remark: '', is_enable_model_agent: false, lb_strategy: '1', model_agents: [], is_limit_quota: false, is_enable_forward: false, forward_config: idle };
+    ok((await a.post('/api/v1/group/create', create)).body);
+    const [row] = (await a.post('/api/v1/group/page', { name: 'orig-form-group' })).body.data.items;
+    const data = (await a.get('/api/v1/group/detail', { id: row.id })).body.data;
+    // Its update screen copies data.forward_config and reads .forward_rule, .match_rule… from it: null left the screen blank.
+    expect(data.forward_config).toMatchObject({ forward_rule: 1, target_model: '', keywords: [], target_models: [] });
+    const f = data.forward_config;
+    const update = { ...create, id: data.id, discount: Number((data.discount * 100).toFixed(2)), status: data.status, quota: data.quota, remark: 'updated', forward_config: { ...f, forward_rule: String(f.forward_rule), match_rule: f.match_rule.map(String) } };
+    ok((await a.post('/api/v1/group/update', update)).body);
+    expect((await a.get('/api/v1/group/detail', { id: row.id })).body.data).toMatchObject({ remark: 'updated', is_enable_forward: false });
+  });
+
+  it('sets a user’s permissions from lists the original splits out of empty text ([""])', async () => {
+    const groupId = (await a.post('/api/v1/group/page', { name: 'orig-form-group' })).body.data.items[0].id;
+    // Its permissions button sends `${record.models}`.split(',') for a user with no models: [""].
+    ok((await a.post('/api/v1/admin/user/permissions', { user_id: String(user.userId), models: [''], groups: ['', groupId] })).body);
+    const detail = (await a.post('/api/v1/admin/user/page', { user_id: String(user.userId) })).body.data.items[0];
+    expect(detail).toMatchObject({ models: [], groups: [groupId] });
+    refused((await a.post('/api/v1/admin/user/permissions', { user_id: String(user.userId), models: [' '], groups: [] })).body, 'models');
   });
 
   it('creates a site config with support_email_suffix ""', async () => {

@@ -1,9 +1,8 @@
 // Enums and payload pieces shared by models, model agents and groups (docs/SPEC.md §3, docs/ORIGINAL-API.md §3.5–§3.8).
 import { z } from 'zod';
-import { intField, numberish } from '../schemas/encodings';
+import { intField, listish, numberish } from '../schemas/encodings';
 import { parseJson, type Codec } from '../resource';
 import { idField } from '../schemas/common';
-import { quotaField } from '../schemas/usage-limits';
 
 /** How a model, group or agent spreads calls over agents or keys: 1 round robin, 2 smooth weighted. */
 export const LbStrategy = { RoundRobin: 1, Weight: 2 } as const;
@@ -15,15 +14,18 @@ export const ForwardRule = { All: 1, Keywords: 2, ContentLength: 3, UsedQuota: 4
 export const MatchRule = { Smart: 1, Regex: 2 } as const;
 
 /** Id lists (models, groups, agents); absent = [] (docs/ORIGINAL-API.md §2.1). */
-export const idList = z.array(idField).max(5000).default([]);
+export const idList = listish(z.array(idField).max(5000)).default([]);
 /** Weights of agents and groups: 1 to 100 (docs/SPEC.md §5). */
 export const weightField = intField(1, 100);
 
 const modelRef = z.string().trim().max(32).default('');
 
-/** A forward config's fields; whether they are complete for the rule is `checkForward`'s. */
+/**
+ * A forward config's fields; whether they are complete for the rule is `checkForward`'s. The original's
+ * idle config (forwarding off) sends "" for the rule and the numbers: they read as unset.
+ */
 export const forwardConfigFields = z.object({
-  forward_rule: numberish(z.union([z.literal(ForwardRule.All), z.literal(ForwardRule.Keywords), z.literal(ForwardRule.ContentLength), z.literal(ForwardRule.UsedQuota)])).default(ForwardRule.All),
+  forward_rule: numberish(z.union([z.literal(ForwardRule.All), z.literal(ForwardRule.Keywords), z.literal(ForwardRule.ContentLength), z.literal(ForwardRule.UsedQuota)]).default(ForwardRule.All)),
   match_rule: z.array(numberish(z.union([z.literal(MatchRule.Smart), z.literal(MatchRule.Regex)]))).max(2).default([]),
   /** Model ids. */
   target_model: modelRef,
@@ -31,8 +33,8 @@ export const forwardConfigFields = z.object({
   target_models: z.array(idField).max(100).default([]),
   /** Keyword i selects target_models[i]; `|` inside a keyword reads "or". */
   keywords: z.array(z.string().trim().min(1).max(500)).max(100).default([]),
-  content_length: intField(0, 10_000_000).default(0),
-  used_quota: quotaField.default(0),
+  content_length: intField(0, 10_000_000, 0).default(0),
+  used_quota: intField(0, Number.MAX_SAFE_INTEGER, 0).default(0),
 });
 
 /** The settings the rule needs, as issues under `at` (the config's own path within what is parsed). */
@@ -54,6 +56,12 @@ function checkForward(f: z.output<typeof forwardConfigFields>, ctx: z.Refinement
 
 export const forwardConfigSchema = forwardConfigFields.superRefine((f, ctx) => checkForward(f, ctx));
 export type ForwardConfig = z.infer<typeof forwardConfigSchema>;
+
+/**
+ * A config with nothing set: what a group without one shows, as the original did (its group form binds
+ * to the object's fields), with the original form's default match rule so its detail names one.
+ */
+export const idleForwardConfig = (): ForwardConfig => forwardConfigFields.parse({ match_rule: [MatchRule.Regex] });
 
 /**
  * A model's or group's forward config is complete where forwarding is on. Where it is off, an

@@ -90,7 +90,7 @@ export type Group = GroupListItem &
     model_names: string[];
     used_quota: number;
     model_agent_names: string[];
-    forward_config: ForwardConfigWire | null;
+    forward_config: ForwardConfigWire;
     created_at: string;
     updated_at: string;
   };

@@ -1,7 +1,7 @@
 // Managed users and resellers (docs/ORIGINAL-API.md §3.1), deal records (docs/ORIGINAL-API.md §3.11) and the quota notice settings
 // (docs/ORIGINAL-API.md §1.4). Money is integer quota units; the warning threshold is whole dollars, the expiry warning days.
 import { z } from 'zod';
-import { boolField, decimalField, intField, numberish } from '../schemas/encodings';
+import { boolField, decimalField, intField, listish, numberish } from '../schemas/encodings';
 import { parseIpList } from '../ip-list';
 import { dateRangeFilter, idField, pageSchema, remarkField, statusField, statusFilter, textFilter } from '../schemas/common';
 import { emailField, nameField, passwordField, phoneField } from '../schemas/fields';
@@ -57,8 +57,8 @@ const editable = z.object({
   quota_warning: boolField.default(true),
   warning_threshold: warningThresholdField.default(0),
   expire_warning_threshold: expireWarningThresholdField.default(0),
-  groups: idListField.default([]),
-  models: idListField.default([]),
+  groups: listish(idListField).default([]),
+  models: listish(idListField).default([]),
   ip_whitelist: userIpListField.default([]),
   ip_blacklist: userIpListField.default([]),
   status: statusField.default(1),
@@ -138,7 +138,7 @@ export const batchRechargeSchema = z.object({
   is_send_notice: boolField.default(false),
 });
 
-export const permissionsSchema = z.object({ user_id: ownerIdField, models: idListField.default([]), groups: idListField.default([]) });
+export const permissionsSchema = z.object({ user_id: ownerIdField, models: listish(idListField).default([]), groups: listish(idListField).default([]) });
 
 export const quotaWarningSchema = z.object({
   quota_warning: boolField,

@@ -25,9 +25,12 @@ function boolish<T extends z.ZodType>(schema: T) {
   return z.preprocess<unknown, T, z.input<T> | 'true' | 'false'>((v) => (v === 'true' ? true : v === 'false' ? false : v), schema);
 }
 
-/** A list field that also takes `""` for the empty list. */
+/**
+ * A list field that also takes `""` for the empty list, and drops `""` items: the original splits an
+ * empty joined list (`"".split(',')`) into `[""]`.
+ */
 export function listish<T extends z.ZodType>(schema: T) {
-  return z.preprocess<unknown, T, z.input<T> | ''>((v) => (v === '' ? [] : v), schema);
+  return z.preprocess<unknown, T, z.input<T> | ''>((v) => (v === '' ? [] : Array.isArray(v) ? v.filter((item) => item !== '') : v), schema);
 }
 
 /** An optional range filter that also takes `[]` (a cleared range picker) for "no filter". */
@@ -38,8 +41,8 @@ export function rangeish<T extends z.ZodType>(schema: T) {
 /** The boolean of every resource field. */
 export const boolField = boolish(z.boolean());
 
-/** An integer field within bounds. */
-export const intField = (min: number, max: number) => numberish(z.number().int().min(min).max(max));
+/** An integer field within bounds; `empty` is what `""` reads as (absent by default, see `numberish`). */
+export const intField = (min: number, max: number, empty?: number) => numberish(z.number().int().min(min).max(max), empty);
 
 /** A decimal field within bounds (percentages, ratios). */
 export const decimalField = (min: number, max: number) => numberish(z.number().min(min).max(max));

@@ -1,4 +1,5 @@
 // Groups between the wire and the table: input → row values (with reference checks), row → response.
+import { idleForwardConfig } from '@fastgate/core/entities/catalogue';
 import { bpToFraction, discountToBp, groupResource, type Group, type GroupCreate } from '@fastgate/core/entities/group';
 import type { Ctx } from '../context';
 import type { GroupRow } from '../db/schema';
@@ -70,7 +71,8 @@ export function groupWire(row: GroupRow, p: GroupPrepared, timeZone: string): Gr
     model_names: g.models.map((id) => p.models.get(id) ?? ''),
     used_quota: row.used_quota,
     model_agent_names: g.model_agents.map((id) => p.agents.get(id) ?? ''),
-    forward_config: forwardWire(g.forward_config, p.models),
+    // Never null: the original console's group form binds to the config's fields.
+    forward_config: forwardWire(g.forward_config ?? idleForwardConfig(), p.models),
     created_at: formatTime(row.created_at, timeZone),
     updated_at: formatTime(row.updated_at, timeZone),
   };

@@ -81,6 +81,8 @@ export async function prepareModels(ctx: Ctx, rows: ModelRow[], billing?: Map<st
   return { ...base, groups: invert(groups), agents: invert(agents), agentNames: new Map(agents.map((a) => [a.id, a.name])), agentWires, modelNames: new Map(names.map((m) => [m.id, m.name])) };
 }
 
+export function forwardWire(f: ForwardConfig, names: Map<string, string>): ForwardConfigWire;
+export function forwardWire(f: ForwardConfig | undefined, names: Map<string, string>): ForwardConfigWire | null;
 export function forwardWire(f: ForwardConfig | undefined, names: Map<string, string>): ForwardConfigWire | null {
   if (!f) return null;
   return { ...f, target_model_name: names.get(f.target_model) ?? '', decision_model_name: names.get(f.decision_model) ?? '', target_model_names: f.target_models.map((id) => names.get(id) ?? '') };

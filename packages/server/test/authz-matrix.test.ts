@@ -74,6 +74,9 @@ function targets(w: ScopeWorld): [string, Target][] {
     ['/api/v1/model/agent', ofAdmin(ids.agent)],
     ['/api/v1/model', ofAdmin(ids.model)],
     ['/api/v1/license', ofAdmin('none')],
+    // Pickers search by keyword or resolve ids: A's account reaches R1 and the admin only, A's app A too.
+    ['/api/v1/picker/account', { values: { ids: [a], rid: clients.r1.userId }, denied: ['b', 'r2'], readers: ['r1', 'admin'], evidence: [marker] }],
+    ['/api/v1/picker/app', { values: { ids: [ids.appId], user_id: a }, denied: ['b', 'r2'], readers: ['a', 'r1', 'admin'], evidence: [`${marker}-app`] }],
     ['/api/v1/sys/config', ofAdmin('none')],
     // R1's own audit rows: no one but R1 and the admin reads them (R1's rows carry user_id R1).
     ['/api/v1/sys/audit', { values: { id: ids.audit, ids: [ids.audit], user_id: clients.r1.userId }, denied: ['b', 'r2', 'a'], readers: ['r1', 'admin'], evidence: [], echoes: true }],

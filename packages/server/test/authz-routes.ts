@@ -137,6 +137,8 @@ export const ROUTE_RULES: Record<string, Rule> = {
   'GET /api/v1/admin/reseller/detail': ADMIN,
   'POST /api/v1/admin/reseller/page': ADMIN,
   'GET /api/v1/admin/reseller/list': ADMIN,
+  'GET /api/v1/picker/account': MANAGERS,
+  'GET /api/v1/picker/app': ANY,
   'POST /api/v1/admin/reseller/recharge': ADMIN,
   'POST /api/v1/admin/reseller/permissions': ADMIN,
   'POST /api/v1/admin/reseller/two-factor/reset': ADMIN,

@@ -30,6 +30,7 @@ import { liveRateRoutes } from './live-rates';
 import { taskRoutes } from './task';
 import { auditLogRoutes } from './audit-log';
 import { ledgerVerifyRoutes } from './ledger-verify';
+import { pickerRoutes } from './picker';
 
 export async function consoleApi(app: FastifyInstance) {
   collectRoutes(app);
@@ -66,6 +67,7 @@ export async function consoleApi(app: FastifyInstance) {
       await v1.register(taskRoutes);
       await v1.register(auditLogRoutes);
       await v1.register(ledgerVerifyRoutes);
+      await v1.register(pickerRoutes);
     },
     { prefix: '/v1' },
   );

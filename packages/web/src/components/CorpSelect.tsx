@@ -9,9 +9,9 @@ export interface CorpOption {
   code: string;
 }
 
-export type CorpSelectProps = Omit<ResourceSelectProps<CorpOption>, 'prefix' | 'labelOf'>;
+export type CorpSelectProps = Omit<ResourceSelectProps<CorpOption>, 'prefix' | 'labelOf' | 'subOf'>;
 
 export function CorpSelect({ placeholder, ...rest }: CorpSelectProps) {
   const { g } = useGlobalLocale();
-  return <ResourceSelect<CorpOption> {...rest} prefix={CORP_PREFIX} labelOf={(c) => c.name} placeholder={placeholder ?? g('corpSelect.placeholder')} />;
+  return <ResourceSelect<CorpOption> {...rest} prefix={CORP_PREFIX} labelOf={(c) => c.name} subOf={(c) => (c.code === c.name ? '' : c.code)} placeholder={placeholder ?? g('corpSelect.placeholder')} />;
 }

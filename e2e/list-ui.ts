@@ -33,3 +33,28 @@ export async function settledShot(page: Page, name: string) {
   await expect(page.locator('[class*="-enter-active"], [class*="-appear-active"]')).toHaveCount(0);
   await shot(page, name);
 }
+
+/**
+ * Picks in a server-searched picker (users, resellers, apps; issue 15 part 4): types `typed` (part of a
+ * name, an account or the id) and chooses the option showing `match` (e.g. `ID 12` at its end).
+ */
+export async function pickRemote(page: Page, testId: string, typed: string, match: string | RegExp) {
+  await page.getByTestId(testId).click();
+  await page.keyboard.type(typed);
+  await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: match }).first().click();
+}
+
+/**
+ * Shows columns a list hides by default (issue 15: each screen starts with the columns that fit), through
+ * the table's column settings, by column key (the field name); the choice stays for the screen.
+ */
+export async function showColumns(page: Page, ...keys: string[]) {
+  await page.getByTestId('column-settings').click();
+  const popover = page.getByTestId('column-settings-popover');
+  for (const key of keys) {
+    const box = popover.getByTestId(`column-toggle-${key}`);
+    if (!(await box.locator('input').isChecked())) await box.click();
+  }
+  await page.getByTestId('column-settings').click();
+  await expect(popover).toBeHidden();
+}

@@ -19,7 +19,8 @@ export function MaskedKey({ value, copy, testId }: MaskedKeyProps) {
   if (!value) return <span>-</span>;
   return (
     <Space size={4} data-testid={testId}>
-      <Typography.Text code style={{ whiteSpace: 'nowrap' }}>
+      {/* A masked key keeps its length (up to ~50 characters): it wraps rather than run under the next column. */}
+      <Typography.Text code style={{ wordBreak: 'break-all' }}>
         {maskKey(value)}
       </Typography.Text>
       {copy && <CopyButton fetch={copy} />}

@@ -1,10 +1,13 @@
 // The search form above a resource table, built from filter declarations (Arco Pro search-table layout:
-// fields in a three-column grid, Search / Reset on the right). Values come from and go to the URL.
-import { cloneElement, useEffect, type ReactElement } from 'react';
+// fields in a three-column grid, Search / Reset on the right). Values come from and go to the URL. Tablets get
+// two columns and phones one, labels above the inputs and the buttons under the fields; a phone shows the first
+// fields only, the rest behind "more filters".
+import { cloneElement, useEffect, useState, type ReactElement } from 'react';
 import { Button, Divider, Form, Grid, Input, InputNumber, Select } from '@arco-design/web-react';
-import { IconRefresh, IconSearch } from '@arco-design/web-react/icon';
+import { IconDown, IconRefresh, IconSearch, IconUp } from '@arco-design/web-react/icon';
 import { Status } from '@fastgate/core/constants';
 import type { FilterSpec, FilterValues } from '../hooks/url-query';
+import { useBreakpoint } from '../hooks/breakpoint';
 import { useGlobalLocale } from '../locale';
 import { DateRange } from './DateRange';
 
@@ -88,9 +91,16 @@ function labelSpans(span: number) {
   return { labelCol: { span: label }, wrapperCol: { span: 24 - label } };
 }
 
+/** Fields a phone shows before "more filters". */
+const PHONE_FIELDS = 2;
+
+const filled = (value: unknown) => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);
+
 export function SearchForm({ fields, values, onSearch, onReset }: SearchFormProps) {
   const { g } = useGlobalLocale();
   const [form] = Form.useForm<FilterValues>();
+  const breakpoint = useBreakpoint();
+  const [more, setMore] = useState(false);
 
   // The URL is the source of truth: back/forward and tab switches refill the form. Keyed on content, so a
   // page that rebuilds its declarations on every render does not wipe what the user is typing.
@@ -99,42 +109,71 @@ export function SearchForm({ fields, values, onSearch, onReset }: SearchFormProp
     form.setFieldsValue(Object.fromEntries((JSON.parse(snapshot) as [string, FilterValues[string] | null][]).map(([k, v]) => [k, v ?? undefined])));
   }, [form, snapshot]);
 
+  const submit = () => form.submit();
+  const reset = () => {
+    form.resetFields();
+    onReset();
+  };
+  const buttons = (
+    <>
+      <Button type="primary" icon={<IconSearch />} onClick={submit} data-testid="search-submit">
+        {g('resource.search')}
+      </Button>
+      <Button icon={<IconRefresh />} onClick={reset} data-testid="search-reset">
+        {g('common.reset')}
+      </Button>
+    </>
+  );
+
+  if (breakpoint === 'desktop') {
+    return (
+      <div style={{ display: 'flex', marginBottom: 16 }} data-testid="search-form">
+        <Form form={form} labelAlign="left" labelCol={{ span: 6 }} wrapperCol={{ span: 18 }} style={{ flex: 1 }} onSubmit={(v) => onSearch(v)}>
+          <Grid.Row gutter={24}>
+            {fields.map((field) => (
+              <Grid.Col span={field.span ?? 8} key={field.field}>
+                {/* The label keeps the width it has in a third of the row, so wide fields stay aligned. */}
+                <Form.Item label={field.label} field={field.field} {...labelSpans(field.span ?? 8)}>
+                  <Control field={field} onEnter={submit} />
+                </Form.Item>
+              </Grid.Col>
+            ))}
+          </Grid.Row>
+        </Form>
+        <Divider type="vertical" style={{ height: 'auto', margin: '0 20px' }} />
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
+          {buttons}
+        </div>
+      </div>
+    );
+  }
+
+  const phone = breakpoint === 'phone';
+  const foldable = phone && fields.length > PHONE_FIELDS;
+  // Folded fields stay mounted (hidden), so their values from the URL still travel with a search.
+  const folded = (index: number) => foldable && !more && index >= PHONE_FIELDS;
+  const activeFolded = fields.slice(PHONE_FIELDS).filter((f) => filled(values[f.field])).length;
   return (
-    <div style={{ display: 'flex', marginBottom: 16 }} data-testid="search-form">
-      <Form
-        form={form}
-        labelAlign="left"
-        labelCol={{ span: 6 }}
-        wrapperCol={{ span: 18 }}
-        style={{ flex: 1 }}
-        onSubmit={(v) => onSearch(v)}
-      >
-        <Grid.Row gutter={24}>
-          {fields.map((field) => (
-            <Grid.Col span={field.span ?? 8} key={field.field}>
-              {/* The label keeps the width it has in a third of the row, so wide fields stay aligned. */}
-              <Form.Item label={field.label} field={field.field} {...labelSpans(field.span ?? 8)}>
-                <Control field={field} onEnter={() => form.submit()} />
+    <div style={{ marginBottom: 16 }} data-testid="search-form">
+      <Form form={form} layout="vertical" onSubmit={(v) => onSearch(v)}>
+        <Grid.Row gutter={16}>
+          {fields.map((field, index) => (
+            <Grid.Col span={phone || (field.span ?? 8) > 8 ? 24 : 12} key={field.field} style={folded(index) ? { display: 'none' } : undefined}>
+              <Form.Item label={field.label} field={field.field} style={{ marginBottom: 12 }}>
+                <Control field={field} onEnter={submit} />
               </Form.Item>
             </Grid.Col>
           ))}
         </Grid.Row>
       </Form>
-      <Divider type="vertical" style={{ height: 'auto', margin: '0 20px' }} />
-      <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
-        <Button type="primary" icon={<IconSearch />} onClick={() => form.submit()} data-testid="search-submit">
-          {g('resource.search')}
-        </Button>
-        <Button
-          icon={<IconRefresh />}
-          onClick={() => {
-            form.resetFields();
-            onReset();
-          }}
-          data-testid="search-reset"
-        >
-          {g('common.reset')}
-        </Button>
+      <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8 }}>
+        {buttons}
+        {foldable && (
+          <Button type="text" icon={more ? <IconUp /> : <IconDown />} onClick={() => setMore(!more)} aria-expanded={more} data-testid="search-more">
+            {g(more ? 'resource.fewerFilters' : 'resource.moreFilters')}
+            {!more && activeFolded > 0 && ` (${activeFolded})`}
+          </Button>
+        )}
       </div>
     </div>
   );

@@ -1,11 +1,13 @@
 // The default layout of every signed-in screen (docs/SPEC.md §2.5): navbar, side menu, tab bar, breadcrumb, footer
-// and the settings drawer, each shown per the settings store.
+// and the settings drawer, each shown per the settings store. On a phone (lib/layout.ts) the menu is a drawer opened
+// from the navbar, whatever the menu settings say about the sider or the top menu.
 import { useEffect, useState } from 'react';
-import { Breadcrumb, Button, Layout as ArcoLayout } from '@arco-design/web-react';
-import { IconMenuFold, IconMenuUnfold, IconSettings } from '@arco-design/web-react/icon';
+import { Breadcrumb, Button, Drawer, Layout as ArcoLayout } from '@arco-design/web-react';
+import { IconMenu, IconMenuFold, IconMenuUnfold, IconSettings } from '@arco-design/web-react/icon';
 import { Outlet, useLocation } from 'react-router';
 import { appRoutes } from '@fastgate/core/routes';
 import { NAVBAR_HEIGHT } from '../../lib/layout';
+import { useIsPhone } from '../../hooks/breakpoint';
 import { useGlobalLocale } from '../../locale';
 import { useSettingsStore } from '../../stores/settings';
 import { useTabsStore } from '../../stores/tabs';
@@ -23,6 +25,8 @@ export default function Layout() {
   const settings = useSettingsStore();
   const { navbar, menu, topMenu, footer, tabBar, menuWidth, menuCollapse, update } = settings;
   const [drawer, setDrawer] = useState(false);
+  const [menuDrawer, setMenuDrawer] = useState(false);
+  const phone = useIsPhone();
   const { tk, g } = useGlobalLocale();
   const route = useCurrentRoute();
   const location = useLocation();
@@ -38,7 +42,11 @@ export default function Layout() {
     });
   }, [route, location.pathname, location.search, openTab]);
 
-  const showSider = menu && !topMenu;
+  // The menu drawer closes once the user went somewhere (and when the window grows out of the phone layout).
+  useEffect(() => setMenuDrawer(false), [location.pathname, location.search, phone]);
+
+  const showSider = menu && !topMenu && !phone;
+  const phoneMenu = menu && phone;
   const siderWidth = menuCollapse ? COLLAPSED_WIDTH : menuWidth;
   const area = route ? appRoutes.find((a) => a.children?.some((c) => c.name === route.name)) : undefined;
   // An area whose one screen bears its name (应用密钥 / 应用密钥) is one crumb.
@@ -47,7 +55,7 @@ export default function Layout() {
 
   return (
     <ArcoLayout className={styles.layout}>
-      {navbar && <Navbar onOpenSettings={() => setDrawer(true)} />}
+      {navbar && <Navbar onOpenSettings={() => setDrawer(true)} onOpenMenu={phoneMenu ? () => setMenuDrawer(true) : undefined} />}
       {!navbar && (
         // docs/SPEC.md §2.5: the fixed settings button appears only when the navbar is hidden.
         <Button
@@ -57,6 +65,16 @@ export default function Layout() {
           aria-label={g('navbar.settings')}
           onClick={() => setDrawer(true)}
           data-testid="settings-button"
+        />
+      )}
+      {!navbar && phoneMenu && (
+        <Button
+          className={`${styles.fixedSettings} ${styles.fixedMenu}`}
+          type="primary"
+          icon={<IconMenu />}
+          aria-label={g('navbar.menu')}
+          onClick={() => setMenuDrawer(true)}
+          data-testid="menu-button"
         />
       )}
       <ArcoLayout style={{ paddingTop: top }}>
@@ -107,6 +125,21 @@ export default function Layout() {
           {footer && <Footer />}
         </ArcoLayout>
       </ArcoLayout>
+      {phoneMenu && (
+        <Drawer
+          className={styles.menuDrawer}
+          placement="left"
+          width={Math.min(menuWidth, 280)}
+          title={null}
+          footer={null}
+          closable={false}
+          visible={menuDrawer}
+          onCancel={() => setMenuDrawer(false)}
+          data-testid="menu-drawer"
+        >
+          <MenuTree mode="vertical" onPick={() => setMenuDrawer(false)} />
+        </Drawer>
+      )}
       <SettingsDrawer visible={drawer} onClose={() => setDrawer(false)} />
     </ArcoLayout>
   );

@@ -17,7 +17,8 @@ function useMenu(): MenuNode[] {
   return useMemo(() => buildMenu(role, fromServer ? menuNames(data ?? []) : undefined), [role, fromServer, data]);
 }
 
-export function MenuTree({ mode, collapse }: { mode: 'vertical' | 'horizontal'; collapse?: boolean }) {
+/** `onPick`: called on every click of a screen, the current one included (the phone's menu drawer closes). */
+export function MenuTree({ mode, collapse, onPick }: { mode: 'vertical' | 'horizontal'; collapse?: boolean; onPick?: () => void }) {
   const menu = useMenu();
   const { tk } = useGlobalLocale();
   const navigate = useNavigate();
@@ -34,6 +35,7 @@ export function MenuTree({ mode, collapse }: { mode: 'vertical' | 'horizontal'; 
       autoOpen={mode === 'vertical'}
       onClickMenuItem={(key) => {
         const path = paths.get(key);
+        onPick?.();
         if (path && path !== pathname) navigate(path);
       }}
       data-testid={mode === 'vertical' ? 'side-menu' : 'top-menu'}

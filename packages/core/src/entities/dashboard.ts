@@ -58,6 +58,11 @@ export interface TopItem {
   /** Masked app key (users only). */
   app_key?: string;
   model?: string;
+  /**
+   * The ranked user's name (its account when unnamed) or app's name; for an app key, its app's name.
+   * Resolved in the caller's data scope: absent for a record the caller may no longer see.
+   */
+  name?: string;
   call: number;
   tokens: number;
   spend: number;

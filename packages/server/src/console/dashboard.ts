@@ -50,7 +50,7 @@ export async function dashboardRoutes(app: FastifyInstance) {
     const session = sessionOf(request);
     // App keys are ranked for their owner only (docs/ORIGINAL-API.md §1.4).
     if (input.data_type === 'app_key' && session.role !== 'user') throw invalidField('data_type', 'user | app | model');
-    return { items: await top(ctx, session, input.days, input.data_type) };
+    return { items: await withNames(callerOf(request), input.data_type, await top(ctx, session, input.days, input.data_type)) };
   });
 }
 
@@ -233,6 +233,29 @@ async function top(ctx: Ctx, session: Session, days: number, type: TopType): Pro
       .execute();
     const byUser = new Map(models.map((m) => [m.user_id, num(m.n)]));
     for (const i of items) i.models = byUser.get(i.user_id!) ?? 0;
+  }
+  return items;
+}
+
+/**
+ * The names of ranked users and apps (an app key's: its app's), looked up through the caller's owner
+ * scope: a ranking row of a user who has since moved to another reseller keeps its figures but shows no name.
+ */
+async function withNames(caller: Caller, type: TopType, items: TopItem[]): Promise<TopItem[]> {
+  const { db } = caller.ctx;
+  if (type === 'user') {
+    const ids = items.map((i) => i.user_id!);
+    if (!ids.length) return items;
+    const rows = await ownerScope(db.selectFrom('users').select(['users.user_id', 'users.name', 'users.account']), caller, 'users.user_id').where('users.user_id', 'in', ids).execute();
+    const names = new Map(rows.map((r) => [r.user_id, r.name || r.account]));
+    return items.map((i) => ({ ...i, name: names.get(i.user_id!) }));
+  }
+  if (type === 'app' || type === 'app_key') {
+    const ids = [...new Set(items.map((i) => i.app_id!))];
+    if (!ids.length) return items;
+    const rows = await ownerScope(db.selectFrom('apps').select(['apps.app_id', 'apps.name']), caller, 'apps.user_id').where('apps.app_id', 'in', ids).execute();
+    const names = new Map(rows.map((r) => [r.app_id, r.name]));
+    return items.map((i) => ({ ...i, name: names.get(i.app_id!) }));
   }
   return items;
 }

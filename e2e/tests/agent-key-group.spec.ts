@@ -75,7 +75,7 @@ test('admin: agent with two keys, masked key list with copy, public group at 80 
   await page.getByTestId('agent-base-url').fill('http://127.0.0.1:9/v1');
   await pick(page, 'agent-models', modelName);
   await page.getByTestId('agent-keys').fill('bad key with spaces');
-  await expect(formError(page, '密钥格式不正确, 请检查')).toBeVisible();
+  await expect(formError(page, '密钥格式不正确，请检查')).toBeVisible();
   await page.getByTestId('agent-keys').fill(keys.join('\n'));
   await expect(page.getByText('当前 2 个')).toBeVisible();
   await shot(page, 'agent-form');

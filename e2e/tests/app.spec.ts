@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { BASE_URL } from '../env';
 import { mailedCode, shot, toast, uniqueEmail } from '../helpers';
+import { showColumns } from '../list-ui';
 
 /** Signs in at /login with an emailed code (registering the address) and waits for the landing page. */
 async function codeLogin(page: Page, email: string) {
@@ -53,7 +54,7 @@ test('a user creates an app with its first key, then creates, copies, exports an
   await page.getByTestId('app-name').fill(name);
   await page.getByTestId('app-ip-whitelist').fill('10.0.0.0/8\n192.168.1.1-192.168.1.20\nnot-an-ip');
   await page.getByTestId('form-submit').click();
-  await expect(page.getByText('IP 格式不正确: not-an-ip')).toBeVisible();
+  await expect(page.getByText('IP 格式不正确：not-an-ip')).toBeVisible();
   await page.getByTestId('app-ip-whitelist').fill('10.0.0.0/8\n192.168.1.1-192.168.1.20\n127.0.0.1');
   await page.getByTestId('app-limit-quota').click();
   await page.getByTestId('app-quota').fill('2500000');
@@ -109,6 +110,7 @@ test('a user creates an app with its first key, then creates, copies, exports an
   const second = (await page.getByTestId('key-reveal-value').textContent())!.trim();
   expect(second).not.toBe(first);
   await page.getByTestId('key-reveal-close').click();
+  await showColumns(page, 'quota_expires_at');
   await expect(keyRow(page, second)).toContainText('首次使用后 90 分钟');
 
   // Editing keeps the rule and shows it back.
@@ -148,6 +150,8 @@ test('a user creates an app with its first key, then creates, copies, exports an
   const status = keyRow(page, batch[0]!).locator('[data-testid^=status-switch-]');
   await expect(status).toHaveAttribute('aria-checked', 'true');
   await status.click();
+  // Disabling asks first (issue 15 part 5).
+  await page.locator('.arco-popconfirm:visible').getByTestId('status-confirm-ok').click();
   await expect(status).toHaveAttribute('aria-checked', 'false');
   const disabledId = (await status.getAttribute('data-testid'))!.replace('status-switch-', '');
   expect((await apiGet<{ status: number }>(page, `/key/detail?id=${disabledId}&type=1`)).status).toBe(2);

@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { BASE_URL } from '../env';
 import { loginAsAdmin, mailedCode, shot, toast, uniqueEmail } from '../helpers';
+import { showColumns } from '../list-ui';
 
 /** The table row showing this exact text. */
 const row = (page: Page, text: string) => page.locator('.arco-table-tr').filter({ has: page.getByText(text, { exact: true }) });
@@ -125,6 +126,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await expect(toast(user, '创建成功')).toBeVisible();
   await expect(user).toHaveURL(/\/app\/list$/);
   const appRow = row(user, appName);
+  await showColumns(user, 'group_name');
   await expect(appRow).toContainText(modelName);
   await expect(appRow).toContainText(groupName);
 

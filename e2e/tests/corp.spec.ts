@@ -59,6 +59,8 @@ test('admin creates, filters, edits, disables and deletes a corp', async ({ page
   const status = row(page, renamed).locator('[data-testid^=status-switch-]');
   await expect(status).toHaveAttribute('aria-checked', 'true');
   await status.click();
+  // Disabling asks first (issue 15 part 5).
+  await page.locator('.arco-popconfirm:visible').getByTestId('status-confirm-ok').click();
   await expect(status).toHaveAttribute('aria-checked', 'false');
   await page.getByTestId('filter-status').click();
   await page.locator('.arco-select-option').filter({ hasText: '禁用' }).click();

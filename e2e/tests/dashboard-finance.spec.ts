@@ -73,7 +73,8 @@ test('dashboard workplace and finance: cards, trend, Top 10, live rates, quota w
   const bills = async () => (await ok<{ items: Bill[] }>('/finance/bill/page', { current: 1, pageSize: 20 }, w.user.token)).items;
   /** Waits for the statistics job (every 10 s) to count every call so far into today's bill. */
   const billCaughtUp = async () => {
-    await expect.poll(async () => (await bills()).map((b) => [b.total, b.spend, b.tokens, b.abnormal]), { timeout: 60_000, intervals: [1000, 2000] }).toEqual([[calls, spend, tokens, 1]]);
+    // The original console's meaning (docs/SPEC.md §3.10.1): `tokens` is the charge in quota units, `token_count` the tokens used.
+    await expect.poll(async () => (await bills()).map((b) => [b.total, b.tokens, b.token_count, b.abnormal]), { timeout: 60_000, intervals: [1000, 2000] }).toEqual([[calls, spend, tokens, 1]]);
     bill = (await bills())[0]!;
   };
   const call = async (content: string) => {
@@ -131,7 +132,7 @@ test('dashboard workplace and finance: cards, trend, Top 10, live rates, quota w
     // A user ranks apps first, and never users.
     await expect(user.getByTestId('top-type-app')).toHaveClass(/arco-radio-checked/);
     await expect(user.getByTestId('top-type-user')).toHaveCount(0);
-    await expect(user.getByTestId('top-name-1')).toHaveText(`${appName} (${w.appId})`);
+    await expect(user.getByTestId('top-name-1')).toHaveText(`${appName}ID ${w.appId}`);
     await expect(user.getByTestId('top-spend-1')).toHaveText(formatUsd(spend));
     await expect(user.getByTestId('top-name-2')).toHaveCount(0);
     await user.getByTestId('top-type-model').click();
@@ -296,7 +297,8 @@ test('dashboard workplace and finance: cards, trend, Top 10, live rates, quota w
     await shot(admin, 'dashboard-workplace-admin');
 
     await admin.goto(`/finance/deal_record?user_id=${w.user.userId}`);
-    await expect(admin.getByTestId('filter-user_id')).toHaveValue(String(w.user.userId));
+    // The picker shows the chosen account's name (resolved by id), not a bare number.
+    await expect(admin.getByTestId('filter-user_id')).toContainText('Caller-');
     const recharge = rows(admin).filter({ hasText: remark });
     await expect(recharge).toHaveCount(1);
     await expect(recharge).toContainText('充值');

@@ -147,7 +147,7 @@ test('a user registers through the register form, then signs in with the passwor
   await page.getByTestId('register-confirm').fill('Secret#123');
   await shot(page, 'register-form');
   await page.getByTestId('register-submit').click();
-  await expect(toast(page, '注册成功, 请登录')).toBeVisible();
+  await expect(toast(page, '注册成功，请登录')).toBeVisible();
   // Back on the login form with the account filled in.
   await expect(page.getByTestId('login-form')).toBeVisible();
   await expect(page.getByTestId('login-account')).toHaveValue(email);
@@ -201,7 +201,7 @@ test('a user resets a forgotten password and signs in with the new one', async (
 
   await page.getByTestId('forget-code').fill(code);
   await page.getByTestId('forget-submit').click();
-  await expect(toast(page, '密码已重置, 请登录')).toBeVisible();
+  await expect(toast(page, '密码已重置，请登录')).toBeVisible();
   await expect(page.getByTestId('login-account')).toHaveValue(user.email);
 
   // The old password no longer works (and the old session ended); the new one does.

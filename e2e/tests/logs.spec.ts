@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { formatUsd } from '../../packages/core/src/money';
 import { BASE_URL } from '../env';
 import { toast, useSession } from '../helpers';
-import { choose, closeDrawer, fill, rows, rowWith, search, settledShot } from '../list-ui';
+import { choose, closeDrawer, fill, pickRemote, rows, rowWith, search, settledShot, showColumns } from '../list-ui';
 import { createWorld, ok, traceOf, type World } from '../world';
 
 // The browser runs in another zone than the server (Asia/Shanghai): the console's "today" must be the server's.
@@ -77,6 +77,7 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
   expect(plainUsd).not.toBe('$0');
 
   const user = await actor(browser, w.user.token, 'user', '/log/chat');
+  await showColumns(user, 'stream');
   let attempts = 0;
   await test.step('the user sees four rows of today with the right spend and no admin columns', async () => {
     // The failing call: the gateway's retry budget decides how many attempts, all retries but the last.
@@ -144,7 +145,7 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
     await expect(user.getByTestId('log-detail-completion')).toHaveText(`Hi from the mock, ${tag}.`);
     // The line items' sum (prompt × 1 + completion × 2), rounded up, then the discount, rounded up.
     const items = plain.usage.prompt_tokens * 1 + plain.usage.completion_tokens * 2;
-    await expect(user.getByTestId('log-detail-formula')).toContainText(`合计 ${items} 额度, 向上取整为 ${items}, × 折扣 ${w.discount / 100} 并向上取整 = ${chargeOf(plain.usage, w.discount)} 额度`);
+    await expect(user.getByTestId('log-detail-formula')).toContainText(`合计 ${items} 额度，向上取整为 ${items}，× 折扣 ${w.discount / 100} 并向上取整 = ${chargeOf(plain.usage, w.discount)} 额度`);
     await expect(user.getByTestId('log-detail-charged')).toHaveText(plainUsd);
     await expect(user.getByTestId('log-detail-attempts').locator('tbody .arco-table-tr')).toHaveCount(1);
     // Users get no provider key and no routing fields.
@@ -186,6 +187,7 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
   const admin = await actor(browser, w.admin, 'admin', `/log/chat?user_id=${w.user.userId}`);
   await test.step('the admin sees the admin-only columns and fields', async () => {
     await expect(rows(admin)).toHaveCount(3 + attempts);
+    await showColumns(admin, 'model_agent_name');
     const headers = admin.locator('.arco-table-th');
     await expect(headers.filter({ hasText: '模型代理' })).toHaveCount(1);
     await expect(headers.filter({ hasText: '用户ID' })).toHaveCount(1);
@@ -235,7 +237,7 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
 
   await test.step('the admin deletes the user’s successful rows of today by time range', async () => {
     await admin.getByTestId('search-reset').click();
-    await fill(admin, 'filter-user_id', String(w.user.userId));
+    await pickRemote(admin, 'filter-user_id', w.user.account, new RegExp(`ID ${w.user.userId}$`));
     await search(admin);
     await expect(rows(admin)).toHaveCount(3);
     await admin.getByTestId('log-delete-by-time').click();
@@ -245,7 +247,7 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
     await admin.getByRole('button', { name: '今天', exact: true }).click();
     await expect(modal.getByTestId('delete-by-time-range').locator('input').first()).toHaveValue(/00:00:00$/);
     await expect(modal.getByTestId('delete-by-time-range').locator('input').last()).toHaveValue(/23:59:59$/);
-    await fill(admin, 'delete-by-time-user', String(w.user.userId));
+    await pickRemote(admin, 'delete-by-time-user', String(w.user.userId), new RegExp(`ID ${w.user.userId}$`));
     await modal.getByText('成功', { exact: true }).click();
     await expect(modal.getByRole('checkbox', { name: '成功' })).toBeChecked();
     await settledShot(admin, 'logs-admin-delete-by-time');

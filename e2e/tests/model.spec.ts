@@ -4,6 +4,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
 import { createUser, loginAsAdmin, shot, toast, useSession } from '../helpers';
+import { showColumns } from '../list-ui';
 
 interface Envelope<T> {
   code: number;
@@ -85,6 +86,7 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await page.getByTestId('form-submit').click();
   await expect(toast(page, '创建成功')).toBeVisible();
   await expect(page).toHaveURL(/\/model\/list$/);
+  await showColumns(page, 'corp_name', 'type', 'is_enable_model_agent');
   await expect(row(page, name)).toContainText('$2 / 1M tokens');
   await expect(row(page, name)).toContainText('$6 / 1M tokens');
   await expect(row(page, name)).toContainText(corpName);
@@ -156,6 +158,8 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   const status = page.getByTestId(`status-switch-${id}`);
   await expect(status).toHaveAttribute('aria-checked', 'true');
   await status.click();
+  // Disabling asks first (issue 15 part 5).
+  await page.locator('.arco-popconfirm:visible').getByTestId('status-confirm-ok').click();
   await expect(status).toHaveAttribute('aria-checked', 'false');
   await expect.poll(async () => (await api.get<ModelDetail>('/model/detail', { id })).status).toBe(2);
   await status.click();

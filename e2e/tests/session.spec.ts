@@ -26,8 +26,8 @@ test('a user logged out elsewhere sees the session-timeout modal on the next sav
   await page.getByTestId('basic-save').click();
   const modal = page.locator('.arco-modal').filter({ hasText: '会话超时' });
   await expect(modal).toBeVisible();
-  await expect(modal).toContainText('会话超时, 请重新登录');
-  await expect(toast(page, '会话超时, 请重新登录')).toBeVisible();
+  await expect(modal).toContainText('会话超时，请重新登录');
+  await expect(toast(page, '会话超时，请重新登录')).toBeVisible();
   await expect(page.getByTestId('session-timeout-ok')).toHaveText('重新登录');
   await expect(modal).toHaveCSS('opacity', '1');
   await shot(page, 'session-timeout');

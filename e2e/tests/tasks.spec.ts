@@ -7,7 +7,7 @@ import type { GatewayTask } from '../../packages/core/src/entities/task';
 import { formatUsd } from '../../packages/core/src/money';
 import { BASE_URL, E2E_MOCK_URL } from '../env';
 import { useSession } from '../helpers';
-import { choose, closeDrawer, fill, rows, rowWith, search, settledShot } from '../list-ui';
+import { choose, closeDrawer, fill, rows, rowWith, search, settledShot, showColumns } from '../list-ui';
 import { createWorld, ok } from '../world';
 
 // The browser runs in another zone than the server (see logs.spec.ts); the console's usual width.
@@ -46,6 +46,7 @@ test('tasks: video tasks complete and fail in the list, with settlement and refu
   await useSession(page, w.user.token, 'user', '/task/video');
   await test.step('the user sees both video tasks move on by themselves: one completed, one failed', async () => {
     await expect(rows(page)).toHaveCount(2);
+    await showColumns(page, 'people_id', 'line_type', 'video_time', 'reserved', 'video_pic', 'err_msg');
     await expect(rowWith(page, done.id)).toContainText(`anchor-${tag}`);
     await expect(rowWith(page, done.id)).toContainText('快速');
     await expect(rowWith(page, failed.id)).toContainText('慢速');

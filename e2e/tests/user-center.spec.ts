@@ -51,7 +51,7 @@ test('password change: strength rule, confirmation mismatch, wrong old password,
   await page.getByTestId('password-old').fill('Old#pass1');
   await page.getByTestId('password-new').fill('abc123');
   await page.getByTestId('password-submit').click();
-  await expect(form).toContainText('密码至少6位, 须包含数字、大小写字母和符号, 不能有空格');
+  await expect(form).toContainText('密码至少6位，须包含数字、大小写字母和符号，不能有空格');
   await page.getByTestId('password-new').fill('Has Space#1');
   await expect(form).toContainText('不能有空格');
   await page.getByTestId('password-new').fill('Old#pass1');
@@ -128,7 +128,7 @@ test('real-name certification: submit, auditing, view, withdraw, submit again', 
   await page.locator('.arco-select-option').filter({ hasText: '护照' }).click();
   await page.getByTestId('cert-id-number').fill('E12345678');
   await page.getByTestId('cert-submit').click();
-  await expect(toast(page, '认证申请已提交, 请等待审核')).toBeVisible();
+  await expect(toast(page, '认证申请已提交，请等待审核')).toBeVisible();
 
   // One record, auditing; no new request while it is.
   await expect(table.getByTestId('cert-status-2')).toHaveText('审核中');
@@ -137,7 +137,7 @@ test('real-name certification: submit, auditing, view, withdraw, submit again', 
   await expect(table).toContainText('护照');
   await expect(table).toContainText('E12**5678');
   await expect(page.getByTestId('cert-form')).toHaveCount(0);
-  await expect(page.getByTestId('cert-panel')).toContainText('已有审核中或已通过的认证, 无需重复提交');
+  await expect(page.getByTestId('cert-panel')).toContainText('已有审核中或已通过的认证，无需重复提交');
   await shot(page, 'user-center-certification');
 
   // View.
@@ -151,7 +151,7 @@ test('real-name certification: submit, auditing, view, withdraw, submit again', 
 
   // Withdraw (with its confirmation).
   await table.locator('[data-testid^="cert-withdraw-"]').click();
-  const confirm = page.locator('.arco-popconfirm').filter({ hasText: '确定撤回该认证申请吗?' });
+  const confirm = page.locator('.arco-popconfirm').filter({ hasText: '确定撤回该认证申请吗？' });
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: '确定' }).click();
   await expect(toast(page, '已撤回')).toBeVisible();

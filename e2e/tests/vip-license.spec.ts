@@ -5,6 +5,7 @@ import { expect, test } from '@playwright/test';
 import { USER_PREFIX } from '@fastgate/core/entities/user';
 import { E2E_ADMIN_PASSWORD, BASE_URL } from '../env';
 import { createReseller, loginAsAdmin, shot, toast, uniqueEmail, useSession } from '../helpers';
+import { showColumns } from '../list-ui';
 
 interface Envelope<T> {
   code: number;
@@ -65,6 +66,7 @@ test('a reseller creates a VIP level; its user sees it in the VIP center', async
   await shot(page, 'vip-form-rule');
   await page.getByTestId('form-submit').click();
   await expect(toast(page, '创建成功')).toBeVisible();
+  await showColumns(page, 'rules');
   await expect(page.locator('.arco-table-tr').filter({ hasText: `${level}-入门` })).toContainText(`升级 → ${level}`);
 
   // A user of this reseller: the reseller's default level applies to it.

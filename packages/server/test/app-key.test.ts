@@ -96,7 +96,7 @@ describe.each(dialects)('app keys on %s', (dialect) => {
     const before = await count();
     const fresh = (await userA.post('/api/v1/app/create/key', { app_id: appA.app_id })).body.data.key as string;
     const cases: [object, string][] = [
-      [{ app_id: appA.app_id, key: 'sk-FastAPI-short' }, '密钥格式不正确, 请检查'],
+      [{ app_id: appA.app_id, key: 'sk-FastAPI-short' }, '密钥格式不正确，请检查'],
       [{ app_id: appA.app_id, key: `${fresh.slice(0, -1)} ` + 'x' }, 'key'],
       [{ app_id: appA.app_id, key: `sk-Other${fresh.slice(8)}` }, 'key'],
       [{ app_id: appA.app_id }, 'key'],
@@ -218,7 +218,7 @@ describe.each(dialects)('app keys on %s', (dialect) => {
     await book.xlsx.load(await res.arrayBuffer());
     const sheet = book.worksheets[0]!;
     const rows = sheet.getSheetValues().filter(Boolean).map((r) => (r as unknown[]).slice(1));
-    expect(rows[0]).toEqual(['用户ID', '应用ID', '应用名称', '密钥', '额度($)', '过期时间', '备注']);
+    expect(rows[0]).toEqual(['用户ID', '应用ID', '应用名称', '密钥', '额度（$）', '过期时间', '备注']);
     const body = rows.slice(1);
     const keys = body.map((r) => r[3]);
     for (const k of mine) expect(keys).toContain(k);

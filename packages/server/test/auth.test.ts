@@ -41,7 +41,7 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
     const info = await admin.get('/api/v1/user/info');
     expect(info.body.data).toMatchObject({ account: 'admin', role: 'admin', user_id: 1 });
     const wrongChannel = await anon.post('/api/v1/auth/login', { account: 'admin', password: server.adminPassword, channel: 'user' });
-    expect(wrongChannel.body).toMatchObject({ code: 50, message: '账号或密码错误 (连续错误5次将锁定30分钟)' });
+    expect(wrongChannel.body).toMatchObject({ code: 50, message: '账号或密码错误（连续错误5次将锁定30分钟）' });
   });
 
   it('rejects bad input with a clear envelope error and writes nothing', async () => {
@@ -100,7 +100,7 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
     expect(late.body.code).toBe(50);
     for (let i = 0; i < 4; i++) expect((await anon.post('/api/v1/common/email-code', { email, action: 'login', channel: 'user' })).body.code).toBe(0);
     const sixth = await anon.post('/api/v1/common/email-code', { email, action: 'login', channel: 'user' });
-    expect(sixth.body).toMatchObject({ code: 50, message: '验证码发送过于频繁, 请稍后再试' });
+    expect(sixth.body).toMatchObject({ code: 50, message: '验证码发送过于频繁，请稍后再试' });
   });
 
   it('registers by code, recovers a password, and ends old sessions', async () => {
@@ -131,7 +131,7 @@ describe.each(dialects)('sign-in and sessions on %s', (dialect) => {
     const email = `lock-${dialect}@example.com`;
     await anon.post('/api/v1/common/email-code', { email, action: 'register', channel: 'user' });
     await anon.post('/api/v1/auth/register', { account: email, password: 'right-pass', code: await smtp.codeFor(email), channel: 'user' });
-    const refused = '账号或密码错误 (连续错误5次将锁定30分钟)';
+    const refused = '账号或密码错误（连续错误5次将锁定30分钟）';
     for (let i = 0; i < 5; i++) {
       expect((await anon.post('/api/v1/auth/login', { account: email, password: 'wrong-pass', channel: 'user' })).body.message).toBe(refused);
     }

@@ -44,6 +44,9 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
     // Created earlier than today: counted, but not as today's.
     await db.updateTable('apps').set({ created_at: now - 3 * DAY }).where('app_id', '=', apps.A2!.app_id).execute();
     await db.updateTable('users').set({ created_at: now - 3 * DAY }).where('user_id', '=', u2.userId).execute();
+    // The Top 10 names users by name, or by account when they have none.
+    await db.updateTable('users').set({ name: '仪表一号' }).where('user_id', '=', u1.userId).execute();
+    await db.updateTable('users').set({ name: '' }).where('user_id', '=', u2.userId).execute();
 
     const t0 = startOfToday(TZ) + 1000;
     const via = (name: string) => ({ app_id: apps[name]!.app_id, app_key_id: apps[name]!.key_id, creator: apps[name]!.mask });
@@ -93,10 +96,10 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
   it('ranks the Top 10 by spend per role and window', async () => {
     const top = async (c: Client, days: number, data_type: string) => (await data(c, '/api/v1/dashboard/data/top', { days, data_type })).items;
     expect(await top(a, 1, 'user')).toEqual([
-      { user_id: u3.userId, call: 1, tokens: 1, spend: 10000, abnormal: 0, models: 1 },
-      { user_id: u2.userId, call: 1, tokens: 30, spend: 300, abnormal: 0, models: 1 },
-      { user_id: u1.userId, call: 3, tokens: 25, spend: 150, abnormal: 1, models: 2 },
-      { user_id: r1.userId, call: 1, tokens: 1, spend: 7, abnormal: 0, models: 1 },
+      { user_id: u3.userId, name: 'dash-u3', call: 1, tokens: 1, spend: 10000, abnormal: 0, models: 1 },
+      { user_id: u2.userId, name: 'dash-u2', call: 1, tokens: 30, spend: 300, abnormal: 0, models: 1 },
+      { user_id: u1.userId, name: '仪表一号', call: 3, tokens: 25, spend: 150, abnormal: 1, models: 2 },
+      { user_id: r1.userId, name: 'dash-r1', call: 1, tokens: 1, spend: 7, abnormal: 0, models: 1 },
     ]);
     expect((await top(a, 15, 'user')).map((i: { user_id: number; spend: number }) => [i.user_id, i.spend])).toEqual([
       [u3.userId, 10000],
@@ -105,14 +108,19 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
       [r1.userId, 7],
     ]);
     expect(await top(r1, 7, 'user')).toEqual([
-      { user_id: u1.userId, call: 4, tokens: 125, spend: 1150, abnormal: 1, models: 2 },
-      { user_id: r1.userId, call: 1, tokens: 1, spend: 7, abnormal: 0, models: 1 },
+      { user_id: u1.userId, name: '仪表一号', call: 4, tokens: 125, spend: 1150, abnormal: 1, models: 2 },
+      { user_id: r1.userId, name: 'dash-r1', call: 1, tokens: 1, spend: 7, abnormal: 0, models: 1 },
     ]);
-    expect((await top(a, 7, 'app')).map((i: { app_id: number; user_id: number; spend: number }) => [i.app_id, i.user_id, i.spend])).toEqual([
-      [9999, u3.userId, 10000],
-      [apps.A1!.app_id, u1.userId, 1100],
-      [apps.A3!.app_id, u2.userId, 300],
-      [apps.A2!.app_id, u1.userId, 50],
+    // App 9999 is gone: its figures stay, without a name.
+    expect((await top(a, 7, 'app')).map((i: { app_id: number; user_id: number; spend: number; name?: string }) => [i.app_id, i.user_id, i.spend, i.name])).toEqual([
+      [9999, u3.userId, 10000, undefined],
+      [apps.A1!.app_id, u1.userId, 1100, 'A1'],
+      [apps.A3!.app_id, u2.userId, 300, 'A3'],
+      [apps.A2!.app_id, u1.userId, 50, 'A2'],
+    ]);
+    expect((await top(r1, 7, 'app')).map((i: { app_id: number; name?: string }) => [i.app_id, i.name])).toEqual([
+      [apps.A1!.app_id, 'A1'],
+      [apps.A2!.app_id, 'A2'],
     ]);
     expect(await top(a, 7, 'model')).toEqual([
       { model: 'gpt-z', user: 1, call: 1, tokens: 1, spend: 10000, abnormal: 0 },
@@ -136,12 +144,31 @@ describe.each(dialects)('dashboard on %s', (dialect) => {
       ['gpt-b', 1],
     ]);
     expect(await top(u1, 7, 'app_key')).toEqual([
-      { user_id: u1.userId, app_id: apps.A1!.app_id, app_key: apps.A1!.mask, call: 3, tokens: 120, spend: 1100, abnormal: 1 },
-      { user_id: u1.userId, app_id: apps.A2!.app_id, app_key: apps.A2!.mask, call: 1, tokens: 5, spend: 50, abnormal: 0 },
+      { user_id: u1.userId, app_id: apps.A1!.app_id, app_key: apps.A1!.mask, name: 'A1', call: 3, tokens: 120, spend: 1100, abnormal: 1 },
+      { user_id: u1.userId, app_id: apps.A2!.app_id, app_key: apps.A2!.mask, name: 'A2', call: 1, tokens: 5, spend: 50, abnormal: 0 },
     ]);
     // A user sees only its own apps.
     expect((await top(u2, 30, 'app')).map((i: { app_id: number }) => i.app_id)).toEqual([apps.A3!.app_id]);
     expect((await data(u1, '/api/v1/dashboard/data/top')).items.map((i: { user_id: number }) => i.user_id)).toEqual([u1.userId]);
+  });
+
+  it('names the Top 10 only in the caller’s scope', async () => {
+    const names = async (c: Client) => (await data(c, '/api/v1/dashboard/data/top', { days: 7, data_type: 'user' })).items.map((i: { user_id: number; name?: string }) => [i.user_id, i.name]);
+    // u1 leaves r1 for the platform: r1 keeps u1's figures of the time it was r1's, but no longer sees its name.
+    await db.updateTable('users').set({ rid: 0 }).where('user_id', '=', u1.userId).execute();
+    try {
+      expect(await names(r1)).toEqual([
+        [u1.userId, undefined],
+        [r1.userId, 'dash-r1'],
+      ]);
+      expect((await names(a)).find(([id]: [number]) => id === u1.userId)).toEqual([u1.userId, '仪表一号']);
+    } finally {
+      await db.updateTable('users').set({ rid: r1.userId }).where('user_id', '=', u1.userId).execute();
+    }
+    expect(await names(r1)).toEqual([
+      [u1.userId, '仪表一号'],
+      [r1.userId, 'dash-r1'],
+    ]);
   });
 
   it('shares calls per model', async () => {

@@ -145,8 +145,8 @@ describe.each(dialects)('keys on %s', (dialect) => {
     await a.post('/api/v1/key/create', { corp: CORP, key: KEYS[0] });
     const before = await count('provider_keys');
     const cases: [object, string][] = [
-      [{ corp: CORP, key: 'short' }, '密钥格式不正确, 请检查'],
-      [{ corp: CORP, key: `${KEYS[1]}\nhas inner space` }, '密钥格式不正确, 请检查'],
+      [{ corp: CORP, key: 'short' }, '密钥格式不正确，请检查'],
+      [{ corp: CORP, key: `${KEYS[1]}\nhas inner space` }, '密钥格式不正确，请检查'],
       [{ corp: CORP, key: 'x'.repeat(301) }, 'key'],
       [{ corp: CORP, key: '\n \n' }, 'key'],
       [{ corp: CORP, key: KEYS[1], weight: 0 }, 'weight'],

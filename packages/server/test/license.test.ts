@@ -74,7 +74,7 @@ describe.each(dialects)('licenses on %s', (dialect) => {
     for (const change of [{ user_count: 5000 }, { expires_at: 4102444800000 }, { name: 'Other' }]) {
       const forged = `${tag}.${Buffer.from(JSON.stringify({ ...payload, ...change })).toString('base64url')}.${sig}`;
       const r = await a.post(INSTALL, { secret_key: forged });
-      expect(r.body).toMatchObject({ code: 50, message: '授权密钥校验失败, 授权内容已被篡改或不是本产品签发' });
+      expect(r.body).toMatchObject({ code: 50, message: '授权密钥校验失败，授权内容已被篡改或不是本产品签发' });
     }
     for (const cut of [lic.secret_key.slice(0, -10), lic.secret_key.slice(0, 30), 'FGL1.', 'garbage']) {
       expect((await a.post(INSTALL, { secret_key: cut })).body).toMatchObject({ code: 51, message: '授权密钥必须完整' });
@@ -92,7 +92,7 @@ describe.each(dialects)('licenses on %s', (dialect) => {
     expect((await a.post(INSTALL, { secret_key: expired.secret_key })).body.code).toBe(0);
     const blocked = await a.post('/api/v1/corp/page', {});
     expect(blocked.status).toBe(200);
-    expect(blocked.body).toMatchObject({ code: 9, message: '授权已过期, 请更新授权' });
+    expect(blocked.body).toMatchObject({ code: 9, message: '授权已过期，请更新授权' });
     expect((await a.get('/api/v1/group/list')).body.code).toBe(9);
     // Others keep working; the admin can still reach its session and the license screens.
     expect((await user.post('/api/v1/app/page', {})).body.code).toBe(0);

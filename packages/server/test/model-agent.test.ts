@@ -134,7 +134,7 @@ describe.each(dialects)('model agents on %s', (dialect) => {
       expect(r.body.message, field).toContain(field);
     }
     const fmt = await a.post(`${A}/create`, { ...base, key: 'bad key' });
-    expect(fmt.body.message).toContain('密钥格式不正确, 请检查');
+    expect(fmt.body.message).toContain('密钥格式不正确，请检查');
     a.lang = 'en-US';
     expect((await a.post(`${A}/create`, { ...base, key: 'bad key' })).body.message).toContain('Key format incorrect, please check');
     a.lang = 'zh-CN';

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, Client, dialects, signedIn, startServer, startSmtp, type TestServer } from './helpers';
 
-const GENERIC = '测试邮件发送失败, 请检查邮件服务器地址、端口、账号和密码';
-const notPublic = (host: string) => `${host} 指向本机、内网或保留地址, 不允许使用`;
+const GENERIC = '测试邮件发送失败，请检查邮件服务器地址、端口、账号和密码';
+const notPublic = (host: string) => `${host} 指向本机、内网或保留地址，不允许使用`;
 
 describe.each(dialects)('mail servers of resellers on %s', (dialect) => {
   let server: TestServer;
@@ -74,9 +74,9 @@ describe.each(dialects)('mail servers of resellers on %s', (dialect) => {
     r.lang = 'zh-CN';
 
     // The admin, on the same reseller site and on its own (unrestricted) site, gets the detail.
-    expect((await a.post('/api/v1/sys/site/test/mail', { id, to: 'me@example.com' })).body.message).toMatch(/^测试邮件发送失败: .*ECONNREFUSED/);
+    expect((await a.post('/api/v1/sys/site/test/mail', { id, to: 'me@example.com' })).body.message).toMatch(/^测试邮件发送失败：.*ECONNREFUSED/);
     const own = await a.post('/api/v1/sys/site/create', { domain: `admin-closed-${dialect}.example.com`, host: '127.0.0.1', port: 1 });
-    expect((await a.post('/api/v1/sys/site/test/mail', { id: own.body.data.id, to: 'me@example.com' })).body.message).toMatch(/^测试邮件发送失败: .*ECONNREFUSED/);
+    expect((await a.post('/api/v1/sys/site/test/mail', { id: own.body.data.id, to: 'me@example.com' })).body.message).toMatch(/^测试邮件发送失败：.*ECONNREFUSED/);
     const working = await a.post('/api/v1/sys/site/create', { domain: `admin-open-${dialect}.example.com`, host: '127.0.0.1', port: smtp.port });
     expect((await a.post('/api/v1/sys/site/test/mail', { id: working.body.data.id, to: 'ok@example.com' })).body).toMatchObject({ code: 0, data: { sent: true } });
   });

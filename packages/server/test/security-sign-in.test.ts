@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setSysSection } from '../src/settings/sys-config';
 import { Client, dialects, NO_SIGN_IN_LIMITS, startServer, startSmtp, type TestServer } from './helpers';
 
-const REFUSED = '账号或密码错误 (连续错误5次将锁定30分钟)';
+const REFUSED = '账号或密码错误（连续错误5次将锁定30分钟）';
 
 describe.each(dialects)('sign-in under attack on %s', (dialect) => {
   let server: TestServer;
@@ -71,7 +71,7 @@ describe.each(dialects)('sign-in under attack on %s', (dialect) => {
     for (let i = 0; i <= perMinute; i++) answers.push((await attacker.post('/api/v1/auth/login', loginBody(`spray-${i}@example.com`, 'x-x-x-x'))).body);
     expect(answers.slice(0, perMinute).every((b) => b.message === REFUSED)).toBe(true);
     expect(answers[perMinute]).toMatchObject({ code: 50 });
-    expect(answers[perMinute]!.message).toMatch(/^操作过于频繁, 请\d+秒后再试$/);
+    expect(answers[perMinute]!.message).toMatch(/^操作过于频繁，请\d+秒后再试$/);
     // Another address is not affected, and a real user there signs in.
     expect((await from('198.51.100.9').post('/api/v1/auth/login', loginBody('limited@example.com', 'Right#pass1'))).body.code).toBe(0);
   });

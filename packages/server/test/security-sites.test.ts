@@ -133,7 +133,7 @@ describe.each(dialects)('sites and domains on %s', (dialect) => {
     const claim = (domain: string) => r2.post('/api/v1/sys/site/create', { domain, title: 'Mine now' });
     for (const domain of ['127.0.0.1', '10.0.0.8', '2130706433', 'localhost', 'app.localhost', 'console.platform.test', 'CONSOLE.platform.test', 'api.platform.test', 'x.brand.test', 'deep.x.brand.test']) {
       const r = await claim(domain);
-      expect(r.body, domain).toMatchObject({ code: 50, message: `域名 ${domain.toLowerCase()} 是平台保留的域名, 不能用作代理商站点` });
+      expect(r.body, domain).toMatchObject({ code: 50, message: `域名 ${domain.toLowerCase()} 是平台保留的域名，不能用作代理商站点` });
     }
     expect(await db.selectFrom('site_configs').select('id').where('title', '=', 'Mine now').execute()).toEqual([]);
     // Not covered by `*.brand.test`: the bare domain.

@@ -88,7 +88,7 @@ describe.each(dialects)('two-factor sign-in and step-up on %s', (dialect) => {
 
     const auth = authenticator(setup.secret);
     const wrong = await c.post('/api/v1/user/two-factor/confirm', { code: totpCode(setup.secret, Date.now() - 10 * STEP_MS) });
-    expect(wrong.body).toMatchObject({ code: 50, message: '动态验证码错误或已使用 (连续错误5次将锁定30分钟)' });
+    expect(wrong.body).toMatchObject({ code: 50, message: '动态验证码错误或已使用（连续错误5次将锁定30分钟）' });
     expect((await c.post('/api/v1/user/two-factor/confirm', { code: 'abc' })).body.code).toBe(51);
     const confirmed = await c.post('/api/v1/user/two-factor/confirm', { code: await auth.next() });
     expect(confirmed.body.code).toBe(0);
@@ -129,11 +129,11 @@ describe.each(dialects)('two-factor sign-in and step-up on %s', (dialect) => {
     session.token = done.body.data.token;
     expect((await session.get('/api/v1/user/info')).body.data.account).toBe('signin-r');
     // The ticket signs in once.
-    expect((await secondStep(ticket, '123456')).body.message).toBe('两步验证已过期, 请重新登录');
+    expect((await secondStep(ticket, '123456')).body.message).toBe('两步验证已过期，请重新登录');
 
     // The same code (time step) again on a new ticket: refused.
     const again = await firstStep('reseller', 'signin-r');
-    expect((await secondStep(again, code)).body.message).toBe('动态验证码错误或已使用 (连续错误5次将锁定30分钟)');
+    expect((await secondStep(again, code)).body.message).toBe('动态验证码错误或已使用（连续错误5次将锁定30分钟）');
     // A recovery code works in its place, once.
     expect((await secondStep(again, r.recovery[0]!.toUpperCase())).body.code).toBe(0);
     const third = await firstStep('reseller', 'signin-r');
@@ -162,9 +162,9 @@ describe.each(dialects)('two-factor sign-in and step-up on %s', (dialect) => {
     const ticket = await firstStep('reseller', 'lock-r');
     const answers: string[] = [];
     for (let i = 0; i < 5; i++) answers.push((await secondStep(ticket, String(100000 + i))).body.message);
-    expect(new Set(answers)).toEqual(new Set(['动态验证码错误或已使用 (连续错误5次将锁定30分钟)']));
+    expect(new Set(answers)).toEqual(new Set(['动态验证码错误或已使用（连续错误5次将锁定30分钟）']));
     // Five tries: the ticket is gone, even with the right code.
-    expect((await secondStep(ticket, await r.auth.next())).body.message).toBe('两步验证已过期, 请重新登录');
+    expect((await secondStep(ticket, await r.auth.next())).body.message).toBe('两步验证已过期，请重新登录');
     // The account is locked: the right password no longer signs in.
     const locked = await new Client(server.url).post('/api/v1/auth/login', { account: 'lock-r', password: PASSWORD, channel: 'reseller' });
     expect(locked.body.code).toBe(50);
@@ -212,7 +212,7 @@ describe.each(dialects)('two-factor sign-in and step-up on %s', (dialect) => {
     session.token = done.body.data.token;
     expect((await session.get('/api/v1/user/info')).body.data.account).toBe('tenant-r');
     // Garbage and forged tickets: a clear envelope error.
-    expect((await secondStep('x'.repeat(43), '123456')).body.message).toBe('两步验证已过期, 请重新登录');
+    expect((await secondStep('x'.repeat(43), '123456')).body.message).toBe('两步验证已过期，请重新登录');
     expect((await new Client(server.url).post('/api/v1/auth/login/totp', { ticket: 'short', code: '123456' })).body.code).toBe(51);
   });
 

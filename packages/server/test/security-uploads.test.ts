@@ -11,7 +11,7 @@ import { uploadDir } from '../src/settings/uploads';
 import { admin, Client, dialects, signedIn, startServer, type TestServer } from './helpers';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000000000200015e2b4f0a0000000049454e44ae426082', 'hex');
-const QUOTA_TEXT = /^上传文件已达上限 \(最多 \d+ 个、共 \d+MB\); 未被站点配置使用的文件会在 24 小时后自动清理$/;
+const QUOTA_TEXT = /^上传文件已达上限（最多 \d+ 个、共 \d+MB）；未被站点配置使用的文件会在 24 小时后自动清理$/;
 
 /** Multipart upload as the console sends it. */
 async function upload(client: Client, data: Buffer = PNG) {
@@ -62,7 +62,7 @@ describe.each(dialects)('upload quota and cleanup on %s', (dialect) => {
     const big = Buffer.concat([PNG, Buffer.alloc(700 * 1024)]);
     expect((await upload(r, big)).code).toBe(0);
     const over = await upload(r, big);
-    expect(over).toMatchObject({ code: 50, message: '上传文件已达上限 (最多 3 个、共 1MB); 未被站点配置使用的文件会在 24 小时后自动清理' });
+    expect(over).toMatchObject({ code: 50, message: '上传文件已达上限（最多 3 个、共 1MB）；未被站点配置使用的文件会在 24 小时后自动清理' });
     expect((await upload(r)).code).toBe(0);
     expect((await upload(r)).code).toBe(0);
     expect((await upload(r)).code).toBe(50); // the fourth file

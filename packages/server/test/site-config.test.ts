@@ -132,7 +132,7 @@ describe.each(dialects)('site configs on %s', (dialect) => {
 
     // The test mail goes through that config's own server; with a login the helper's answer is shown.
     const login = await a.post('/api/v1/sys/site/test/mail', { id, to: 'admin@example.com' });
-    expect(login.body.message).toMatch(/^测试邮件发送失败: EAUTH/);
+    expect(login.body.message).toMatch(/^测试邮件发送失败：EAUTH/);
     const sent = await a.post('/api/v1/sys/site/test/mail', { id: anonymous.body.data.id, to: 'Admin@Example.com' });
     expect(sent.body, sent.body.message).toMatchObject({ code: 0, data: { sent: true } });
     expect(smtp.mails.some((m) => m.to === 'admin@example.com' && m.text.includes('mail2.example.com'))).toBe(true);
@@ -144,7 +144,7 @@ describe.each(dialects)('site configs on %s', (dialect) => {
     const dead = await a.post('/api/v1/sys/site/create', { domain: 'dead.example.com', host: '127.0.0.1', port: 1 });
     const failed = await a.post('/api/v1/sys/site/test/mail', { id: dead.body.data.id, to: 'a@example.com' });
     expect(failed.body.code).toBe(50);
-    expect(failed.body.message).toMatch(/^测试邮件发送失败: .*ECONNREFUSED/);
+    expect(failed.body.message).toMatch(/^测试邮件发送失败：.*ECONNREFUSED/);
     const none = await a.post('/api/v1/sys/site/create', { domain: 'nomail.example.com' });
     expect((await a.post('/api/v1/sys/site/test/mail', { id: none.body.data.id, to: 'a@example.com' })).body.message).toBe('该站点未配置邮件服务器');
     expect((await a.post('/api/v1/sys/site/test/mail', { id: none.body.data.id, to: 'nope' })).body.code).toBe(51);

@@ -81,7 +81,7 @@ describe.each(dialects)('managed users on %s', (dialect) => {
 
     // Over-deduction, negative, fractional, zero, past expiry, unknown type: all refused.
     const over = await a.post(`${U}/recharge`, { user_id, quota: 999_999_999, quota_type: 2 });
-    expect(over.body).toMatchObject({ code: 50, message: '用户额度不足, 无法扣除' });
+    expect(over.body).toMatchObject({ code: 50, message: '用户额度不足，无法扣除' });
     for (const bad of [{ quota: -1 }, { quota: 1.5 }, { quota: 0 }, { quota: 10, quota_expires_at: '2001-01-01' }, { quota: 10, quota_type: 4 }]) {
       const r = await a.post(`${U}/recharge`, { user_id, quota_type: 1, ...bad });
       expect(r.body.code, JSON.stringify(bad)).not.toBe(0);

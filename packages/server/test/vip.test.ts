@@ -141,7 +141,7 @@ describe.each(dialects)('VIP levels on %s', (dialect) => {
     const id = await create(res1, { name: 'Self' });
     const r = await res1.post(`${V}/update`, { id, name: 'Self', rules: [{ type: 'upgrade', recharge_quota: 100, target_level: id }] });
     expect(r.body).toMatchObject({ code: 51 });
-    expect(r.body.message).toBe('会员等级规则不能指向自身: rules[0].target_level');
+    expect(r.body.message).toBe('会员等级规则不能指向自身：rules[0].target_level');
     res1.lang = 'en-US';
     expect((await res1.post(`${V}/update`, { id, name: 'Self', rules: [{ type: 'upgrade', recharge_quota: 100, target_level: id }] })).body.message).toContain('cannot point at its own level');
     res1.lang = 'zh-CN';

@@ -12,6 +12,7 @@ import { fieldErrorOf, scrollBelow } from '../lib/form-errors';
 import { NAVBAR_HEIGHT } from '../lib/layout';
 import { routePath } from '../lib/navigation';
 import { useSettingsStore } from '../stores/settings';
+import { useFormLayout } from '../hooks/breakpoint';
 import { useResourceDetail, useResourceMutation } from '../hooks/resource';
 import { useGlobalLocale } from '../locale';
 import { ApiError } from '../api/http';
@@ -19,6 +20,9 @@ import { recordProblem } from './record-state';
 import { RecordUnavailable } from './RecordUnavailable';
 
 export type FormMode = 'create' | 'update';
+
+/** Height of an item's label row in the vertical layout (Arco: one line plus 8 px below it). */
+const VERTICAL_LABEL_HEIGHT = 32;
 
 /** The form shows server field errors on its items, so the HTTP client does not toast them with the API name. */
 const FIELD_ERRORS_HERE = { formFieldErrors: true } as const;
@@ -38,8 +42,9 @@ export interface ResourceFormProps<Row, Values extends object> {
   /** Pass one from `Form.useForm()` to watch fields in the page. */
   form?: FormInstance<Values>;
   children: ReactNode;
+  /** Horizontal on desktops, vertical on phones and tablets by default. */
   layout?: FormProps['layout'];
-  /** Label column span (of 24). */
+  /** Label column span (of 24), in the horizontal layout. */
   labelSpan?: number;
   /** Other prefixes to refresh after the write. */
   alsoInvalidate?: readonly string[];
@@ -51,7 +56,10 @@ export interface ResourceFormProps<Row, Values extends object> {
 }
 
 export function ResourceForm<Row, Values extends object>(props: ResourceFormProps<Row, Values>) {
-  const { prefix, mode, listRoute, title, initialValues, toValues, toBody, children, layout = 'horizontal', labelSpan = 4, alsoInvalidate } = props;
+  const { prefix, mode, listRoute, title, initialValues, toValues, toBody, children, labelSpan = 4, alsoInvalidate } = props;
+  // Label over input on phones and tablets (hooks/breakpoint.ts) unless the page chose a layout.
+  const responsive = useFormLayout();
+  const layout = props.layout ?? responsive;
   const { g } = useGlobalLocale();
   const [own] = Form.useForm<Values>();
   const form = props.form ?? own;
@@ -65,7 +73,9 @@ export function ResourceForm<Row, Values extends object>(props: ResourceFormProp
   const [error, setError] = useState<string>();
   const box = useRef<HTMLDivElement>(null);
   const navbar = useSettingsStore((s) => s.navbar);
-  const scroll = { block: 'start', scrollMode: 'always', behavior: scrollBelow(navbar ? NAVBAR_HEIGHT + 16 : 16) } as const;
+  // Arco scrolls to the control: with the label above it (vertical layout) the label must clear the navbar too.
+  const labelAbove = layout === 'vertical' ? VERTICAL_LABEL_HEIGHT : 0;
+  const scroll = { block: 'start', scrollMode: 'always', behavior: scrollBelow((navbar ? NAVBAR_HEIGHT : 0) + 16 + labelAbove) } as const;
   const saving = create.isPending || update.isPending;
   // Update without a record to edit: an empty state with the way back instead of a form that could submit.
   const problem = mode === 'update' ? recordProblem(id, detail) : undefined;
@@ -111,7 +121,7 @@ export function ResourceForm<Row, Values extends object>(props: ResourceFormProp
     form.setFields({ [found.field]: { error: { message: found.detail } } } as Parameters<typeof form.setFields>[0]);
     // The server's name of a field this form renders (itemLabel found its element).
     form.scrollToField(found.field as keyof Values, scroll);
-    return label ? `${label}: ${found.detail}` : found.detail;
+    return label ? g('common.labelled', { label, text: found.detail }) : found.detail;
   };
 
   return (

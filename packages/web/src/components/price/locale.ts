@@ -8,7 +8,7 @@ export default definePageLocale(
     'model.price.completion': '回答',
     'model.price.cached': '缓存',
     'model.price.cacheWrite': '缓存写入',
-    'model.price.cacheWrite1h': '缓存写入 (1小时)',
+    'model.price.cacheWrite1h': '缓存写入（1小时）',
     'model.price.above': '超过 {tokens}',
     'model.price.fixed': '固定',
     'model.price.text': '文本',

@@ -1,8 +1,10 @@
 // Columns and search fields of the model agent list (docs/ORIGINAL-API.md §3.6). Status and actions come from
 // ResourceTable.
-import { Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Tooltip, Typography } from '@arco-design/web-react';
 import type { ModelAgent } from '@fastgate/core/entities/model-agent';
 import { CorpSelect } from '../../components/CorpSelect';
+import type { ResourceColumn } from '../../components/ResourceTable';
+import { timeColumn } from '../../components/time-column';
 import { ModelSelect } from '../../components/ModelSelect';
 import type { FilterField } from '../../components/SearchForm';
 import type { PageDict } from '../../locale';
@@ -13,14 +15,15 @@ import { NameTags } from '../../components/NameTags';
 type Key = typeof locale extends PageDict<infer K> ? K : never;
 type T = (key: Key, vars?: Record<string, string | number>) => string;
 
-export function agentColumns(t: T): TableColumnProps<ModelAgent>[] {
+export function agentColumns(t: T): ResourceColumn<ModelAgent>[] {
   return [
-    { title: t('agent.name'), dataIndex: 'name', width: 180, render: (name: string) => <Typography.Text bold>{name}</Typography.Text> },
-    { title: t('agent.corp'), dataIndex: 'corp_name', width: 120 },
+    { title: t('agent.name'), dataIndex: 'name', width: 160, render: (name: string) => <Typography.Text bold>{name}</Typography.Text> },
+    { title: t('agent.corp'), dataIndex: 'corp_name', width: 110 },
     {
       title: t('agent.baseUrl'),
       dataIndex: 'base_url',
       width: 240,
+      defaultHidden: true,
       render: (url: string, row) => (
         <Tooltip content={`${url}${row.path}`}>
           <Typography.Text ellipsis style={{ maxWidth: 220, margin: 0 }}>
@@ -30,8 +33,8 @@ export function agentColumns(t: T): TableColumnProps<ModelAgent>[] {
         </Tooltip>
       ),
     },
-    { title: t('agent.weight'), dataIndex: 'weight', width: 80 },
-    { title: t('agent.models'), dataIndex: 'model_names', width: 240, render: (names: string[]) => <NameTags names={names} /> },
+    { title: t('agent.weight'), dataIndex: 'weight', width: 80, defaultHidden: true },
+    { title: t('agent.models'), dataIndex: 'model_names', width: 200, render: (names: string[]) => <NameTags names={names} /> },
     {
       title: t('agent.keyCount'),
       dataIndex: 'key_count',
@@ -46,10 +49,11 @@ export function agentColumns(t: T): TableColumnProps<ModelAgent>[] {
       title: t('agent.autoDisabled'),
       dataIndex: 'is_auto_disabled',
       width: 110,
+      defaultHidden: true,
       render: (value: boolean, row) => <AutoDisabledTag disabled={value} reason={row.auto_disabled_reason} testId={`agent-auto-disabled-${row.id}`} />,
     },
-    { title: t('agent.remark'), dataIndex: 'remark', width: 160, ellipsis: true, render: (remark: string) => remark || '-' },
-    { title: t('agent.createdAt'), dataIndex: 'created_at', width: 170 },
+    { title: t('agent.remark'), dataIndex: 'remark', width: 160, defaultHidden: true, ellipsis: true, render: (remark: string) => remark || '-' },
+    timeColumn(t('agent.createdAt'), 'created_at'),
   ];
 }
 

@@ -5,6 +5,7 @@ import { MODEL_AGENT_PREFIX, type ModelAgent } from '@fastgate/core/entities/mod
 import { KEY_PREFIX } from '@fastgate/core/entities/provider-key';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { usePageLocale } from '../../locale';
 import { agentColumns, agentFilters } from './columns';
 import locale from './locale';
@@ -14,9 +15,11 @@ export default function AgentList() {
   const filters = useMemo(() => agentFilters(t), [t]);
   const columns = useMemo(() => agentColumns(t), [t]);
   const page = useResourcePage<ModelAgent>(MODEL_AGENT_PREFIX, filters);
+  const title = useScreenTitle();
   return (
     <ResourceTable
       page={page}
+      title={title}
       columns={columns}
       routes={{ create: 'agent.create', update: 'agent.update', detail: 'agent.detail' }}
       // Deleting an agent unbinds (and drops) its keys.

@@ -1,13 +1,14 @@
 // App create and update (docs/ORIGINAL-API.md §3.2). Admins and resellers name the owning user; a user owns its
 // apps. On create the first key can be generated too: the answer carries it and it is shown once.
 import { useState } from 'react';
-import { DatePicker, Form, Input, InputNumber, Select, Switch } from '@arco-design/web-react';
+import { DatePicker, Form, Input, Select, Switch } from '@arco-design/web-react';
 import { APP_PREFIX, appResource, type App, type AppFields } from '@fastgate/core/entities/app';
 import { Status } from '@fastgate/core/constants';
 import { ADMIN_RESELLER } from '@fastgate/core/routes';
 import { usePermission } from '../../components/Permission';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
 import { required } from '../../components/rules';
+import { AccountSelect, UserSelect } from '../../components/UserSelect';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { KeyReveal } from './key/KeyReveal';
 import { LimitFields, limitBody, limitValues, type LimitValues } from './LimitFields';
@@ -67,12 +68,13 @@ function AppForm({ mode }: { mode: FormMode }) {
       >
         {names && (
           <Form.Item
-            label={t('app.userId')}
+            label={t('app.owner')}
             field="user_id"
             rules={mode === 'create' ? [required(t('app.userId.required'))] : undefined}
             extra={mode === 'create' ? t('app.userId.extra') : undefined}
           >
-            <InputNumber min={1} precision={0} disabled={mode === 'update'} placeholder={t('app.userId.placeholder')} style={{ width: 220 }} data-testid="app-user-id" />
+            {/* Created for an end user; an existing app may belong to any account (a reseller's own). */}
+            {mode === 'create' ? <UserSelect style={{ width: '100%' }} data-testid="app-user-id" /> : <AccountSelect disabled style={{ width: '100%' }} data-testid="app-user-id" />}
           </Form.Item>
         )}
         <Form.Item label={t('app.name')} field="name" rules={[required(t('app.name.required')), { maxLength: MAX, message: t('app.max100') }]}>

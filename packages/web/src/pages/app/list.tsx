@@ -8,6 +8,7 @@ import { routePath } from '../../lib/navigation';
 import { usePermission } from '../../components/Permission';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { usePageLocale } from '../../locale';
 import { appColumns, appFilters } from './columns';
 import locale from './locale';
@@ -21,9 +22,11 @@ export default function AppList() {
   const filters = useMemo(() => appFilters(t, showOwner), [t, showOwner]);
   const columns = useMemo(() => appColumns(t, showOwner), [t, showOwner]);
   const page = useResourcePage<App>(APP_PREFIX, filters);
+  const title = useScreenTitle();
   return (
     <ResourceTable
       page={page}
+      title={title}
       columns={columns}
       routes={{ create: 'app.create', update: 'app.update' }}
       alsoInvalidate={ALSO}

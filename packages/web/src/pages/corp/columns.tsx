@@ -1,19 +1,21 @@
 // Columns and search fields of the corp list (docs/ORIGINAL-API.md §3.7). Status and actions come from ResourceTable.
-import { Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Tag, Typography } from '@arco-design/web-react';
 import { CORP_CODES, CORP_PREFIX, type Corp } from '@fastgate/core/entities/corp';
 import { PublicSwitch } from '../../components/StatusSwitch';
+import type { ResourceColumn } from '../../components/ResourceTable';
+import { timeColumn } from '../../components/time-column';
 import type { FilterField } from '../../components/SearchForm';
 
 type T = (key: 'corp.name' | 'corp.code' | 'corp.sort' | 'corp.isPublic' | 'corp.remark' | 'corp.status' | 'corp.updatedAt') => string;
 
-export function corpColumns(t: T): TableColumnProps<Corp>[] {
+export function corpColumns(t: T): ResourceColumn<Corp>[] {
   return [
     { title: t('corp.name'), dataIndex: 'name', width: 180, render: (name: string) => <Typography.Text bold>{name}</Typography.Text> },
     { title: t('corp.code'), dataIndex: 'code', width: 140, render: (code: string) => <Tag color="arcoblue">{code}</Tag> },
-    { title: t('corp.sort'), dataIndex: 'sort', width: 80 },
+    { title: t('corp.sort'), dataIndex: 'sort', width: 80, defaultHidden: true },
     { title: t('corp.isPublic'), dataIndex: 'is_public', width: 100, render: (value: boolean, row) => <PublicSwitch prefix={CORP_PREFIX} id={row.id} value={value} /> },
-    { title: t('corp.remark'), dataIndex: 'remark', ellipsis: true, render: (remark: string) => remark || '-' },
-    { title: t('corp.updatedAt'), dataIndex: 'updated_at', width: 170 },
+    { title: t('corp.remark'), dataIndex: 'remark', width: 180, defaultHidden: true, ellipsis: true, render: (remark: string) => remark || '-' },
+    timeColumn(t('corp.updatedAt'), 'updated_at'),
   ];
 }
 

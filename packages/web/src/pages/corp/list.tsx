@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import { CORP_PREFIX, type Corp } from '@fastgate/core/entities/corp';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { usePageLocale } from '../../locale';
 import { corpColumns, corpFilters } from './columns';
 import locale from './locale';
@@ -12,5 +13,6 @@ export default function CorpList() {
   const filters = useMemo(() => corpFilters(t), [t]);
   const columns = useMemo(() => corpColumns(t), [t]);
   const page = useResourcePage<Corp>(CORP_PREFIX, filters);
-  return <ResourceTable page={page} columns={columns} routes={{ create: 'corp.create', update: 'corp.update' }} />;
+  const title = useScreenTitle();
+  return <ResourceTable page={page} title={title} columns={columns} routes={{ create: 'corp.create', update: 'corp.update' }} />;
 }

@@ -13,12 +13,14 @@ import { useGlobalLocale, usePageLocale } from '../../locale';
 import { dashboardApi, dashboardKeys, type QuotaWarningBody } from './api';
 import locale from './locale';
 import { Headline } from './Headline';
+import { useFormLayout } from '../../hooks/breakpoint';
 
 /** Mirrors the server's limits (core entities/user.ts warningThresholdField, expireWarningThresholdField). */
 const MAX_THRESHOLD = 1_000_000_000;
 const MAX_DAYS = 3650;
 
 function WarningForm({ expense, visible, onClose }: { expense: Expense; visible: boolean; onClose: () => void }) {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const { g } = useGlobalLocale();
   const client = useQueryClient();
@@ -56,6 +58,7 @@ function WarningForm({ expense, visible, onClose }: { expense: Expense; visible:
     >
       <Form<QuotaWarningBody>
         form={form}
+        layout={formLayout}
         labelCol={{ span: 8 }}
         wrapperCol={{ span: 16 }}
         initialValues={{ quota_warning: expense.quota_warning, warning_threshold: expense.warning_threshold, expire_warning_threshold: expense.expire_warning_threshold }}

@@ -1,13 +1,12 @@
-// Top 10 (docs/ORIGINAL-API.md §1.4 `GET /dashboard/data/top`): ranked by spend, by user / app / app key / model,
+// Top 10 (docs/ORIGINAL-API.md §1.4 `GET /dashboard/data/top`): ranked by spend, by user / app / app key / model
+// (named by the server, the id in small print),
 // for today or the last 7 / 15 / 30 days. Only users rank their app keys and do not rank users; users
 // start on apps, the others on users.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Card, Radio, Space, Table, type TableColumnProps } from '@arco-design/web-react';
 import { useQuery } from '@tanstack/react-query';
 import { TOP_DAYS, type TopItem, type TopType } from '@fastgate/core/entities/dashboard';
-import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
 import { formatUsd } from '@fastgate/core/money';
-import { useResourceList } from '../../hooks/resource';
 import { useUserStore } from '../../stores/user';
 import { usePageLocale } from '../../locale';
 import { dashboardApi, dashboardKeys } from './api';
@@ -18,27 +17,28 @@ import styles from './workplace.module.css';
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
-/** `appNames`: app id → name, from the caller's app list (the ranking itself carries ids only). */
-function nameOf(row: TopItem, type: TopType, appNames: Map<number, string>): string {
-  switch (type) {
-    case 'user':
-      return String(row.user_id ?? '-');
-    case 'app': {
-      const name = row.app_id === undefined ? undefined : appNames.get(row.app_id);
-      return name ? `${name} (${row.app_id})` : String(row.app_id ?? '-');
-    }
-    case 'app_key':
-      return row.app_key ?? '-';
-    case 'model':
-      return row.model ?? '-';
-  }
+/** What a row ranks, by name (the server's, in the caller's scope), with the id in small print. */
+function NameCell({ row, type, t }: { row: TopItem & { rank: number }; type: TopType; t: T }) {
+  const [main, small] =
+    type === 'model'
+      ? [row.model, undefined]
+      : type === 'app_key'
+        ? [row.app_key, row.name ? `${row.name} · ${t('workplace.top.id', { id: row.app_id ?? '-' })}` : undefined]
+        : [row.name, t('workplace.top.id', { id: (type === 'user' ? row.user_id : row.app_id) ?? '-' })];
+  return (
+    <span className={styles.name} data-testid={`top-name-${row.rank}`}>
+      {main || '-'}
+      {small && <span className={styles.nameId}>{small}</span>}
+    </span>
+  );
 }
 
-function columns(t: T, type: TopType, appNames: Map<number, string>): TableColumnProps<TopItem & { rank: number }>[] {
+function columns(t: T, type: TopType): TableColumnProps<TopItem & { rank: number }>[] {
   const num = (v: number | undefined) => <span className={styles.num}>{(v ?? 0).toLocaleString()}</span>;
   return [
     { title: t('workplace.top.rank'), dataIndex: 'rank', width: 64, render: (rank: number) => <span className={`${styles.rank} ${rank <= 3 ? styles.rankTop : ''}`}>{rank}</span> },
-    { title: t(`workplace.top.name.${type}`), dataIndex: 'name', render: (_: unknown, row) => <span className={styles.name} data-testid={`top-name-${row.rank}`}>{nameOf(row, type, appNames)}</span> },
+    // Wide enough for a usual name on one line; the table scrolls on a phone rather than squeezing it.
+    { title: t(`workplace.top.name.${type}`), dataIndex: 'name', width: 200, render: (_: unknown, row) => <NameCell row={row} type={type} t={t} /> },
     { title: t('workplace.top.calls'), dataIndex: 'call', align: 'right', render: num },
     { title: t('workplace.top.tokens'), dataIndex: 'tokens', align: 'right', render: num },
     ...(type === 'user' ? [{ title: t('workplace.top.models'), dataIndex: 'models', align: 'right' as const, render: num }] : []),
@@ -56,8 +56,6 @@ export function TopRanking() {
   const type = types.includes(picked) ? picked : types[0];
   const [days, setDays] = useState<number>(TOP_DAYS[0]);
   const top = useQuery({ queryKey: dashboardKeys.top(days, type), queryFn: () => dashboardApi.top(days, type) });
-  const apps = useResourceList<AppOption>(APP_PREFIX, { silent: true, enabled: type === 'app' });
-  const appNames = useMemo(() => new Map((apps.data ?? []).map((a) => [a.app_id, a.name])), [apps.data]);
   const rows = (top.data ?? []).map((row, i) => ({ ...row, rank: i + 1 }));
   return (
     <Card bordered={false} title={t('workplace.top.title')} data-testid="workplace-top">
@@ -77,11 +75,12 @@ export function TopRanking() {
           size="small"
           border={false}
           loading={top.isFetching}
-          columns={columns(t, type, appNames)}
+          columns={columns(t, type)}
           data={rows}
           pagination={false}
           scroll={{ x: true }}
           noDataElement={<div style={{ padding: 24, color: 'var(--color-text-3)' }}>{t('workplace.empty')}</div>}
+          className={styles.topTable}
           data-testid="top-table"
         />
       </Space>

@@ -9,6 +9,7 @@ import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { usePermission } from '../../components/Permission';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourceMutation, useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { groupColumns, groupFilters } from './columns';
 import locale from './locale';
@@ -59,11 +60,13 @@ export default function GroupList() {
   const filters = useMemo(() => groupFilters(t, admin), [t, admin]);
   const columns = useMemo(() => groupColumns(t), [t]);
   const page = useResourcePage<Group>(GROUP_PREFIX, filters, admin ? undefined : OWNED);
+  const title = useScreenTitle();
   const [expiring, setExpiring] = useState<Group | null>(null);
   return (
     <>
       <ResourceTable
         page={page}
+        title={title}
         columns={columns}
         routes={{ create: 'group.create', update: 'group.update' }}
         rowActions={[{ key: 'expire', label: t('group.changeExpire'), onClick: setExpiring }]}

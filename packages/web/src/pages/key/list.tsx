@@ -10,6 +10,7 @@ import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
 import { KEY_PREFIX, KeyType, type ModelKey } from '@fastgate/core/entities/provider-key';
 import { ResourceTable } from '../../components/ResourceTable';
 import { useResourceMutation, useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { useBreakers, useKeyTest } from '../../components/health/breakers';
 import { keyColumns, keyFilters } from './columns';
@@ -24,6 +25,7 @@ export default function KeyList() {
   const { g } = useGlobalLocale();
   const filters = useMemo(() => keyFilters(t), [t]);
   const page = useResourcePage<ModelKey>(KEY_PREFIX, filters, FIXED);
+  const title = useScreenTitle();
   const health = useBreakers(page.rows.map((r) => r.id));
   const columns = useMemo(() => keyColumns(t, health), [t, health]);
   const test = useKeyTest();
@@ -75,5 +77,5 @@ export default function KeyList() {
   );
 
   const testAction = { key: 'test', label: t('key.test'), onClick: (row: ModelKey) => test.mutate(row.id) };
-  return <ResourceTable page={page} columns={columns} routes={{ create: 'key.create', update: 'key.update' }} rowActions={[testAction]} toolbar={toolbar} alsoInvalidate={[MODEL_AGENT_PREFIX]} />;
+  return <ResourceTable page={page} title={title} columns={columns} routes={{ create: 'key.create', update: 'key.update' }} rowActions={[testAction]} toolbar={toolbar} alsoInvalidate={[MODEL_AGENT_PREFIX]} />;
 }

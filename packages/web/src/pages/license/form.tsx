@@ -4,8 +4,9 @@ import { Alert, Button, DatePicker, Form, Input, InputNumber, Select, Space, Swi
 import { IconDelete, IconPlus } from '@arco-design/web-react/icon';
 import { Status } from '@fastgate/core/constants';
 import { LICENSE_PREFIX, LicenseType, type License } from '@fastgate/core/entities/license';
+import { emailField } from '@fastgate/core/schemas/fields';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
-import { required } from '../../components/rules';
+import { required, zodRule } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import locale from './locale';
 import { licenseInitialValues, licenseToBody, licenseToValues, type LicenseValues } from './values';
@@ -32,7 +33,7 @@ function LicenseForm({ mode }: { mode: FormMode }) {
       <Form.Item label={t('license.name')} field="name" rules={[required(t('license.name.required')), { maxLength: 100 }]}>
         <Input maxLength={100} showWordLimit data-testid="license-name" />
       </Form.Item>
-      <Form.Item label={t('license.email')} field="email" rules={[{ type: 'email' }]}>
+      <Form.Item label={t('license.email')} field="email" rules={[zodRule(emailField)]}>
         <Input maxLength={100} data-testid="license-email" />
       </Form.Item>
       <Form.Item label={t('license.phone')} field="phone">

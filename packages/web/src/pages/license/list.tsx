@@ -1,11 +1,13 @@
 // License list (docs/SPEC.md §2.2, admin): issued licenses with their limits; each row copies its secret key.
 import { useMemo } from 'react';
-import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Space, Tag, Typography } from '@arco-design/web-react';
 import { LICENSE_PREFIX, type License } from '@fastgate/core/entities/license';
 import { CopyButton } from '../../components/CopyButton';
-import { ResourceTable } from '../../components/ResourceTable';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable';
+import { timeColumn } from '../../components/time-column';
 import type { FilterField } from '../../components/SearchForm';
 import { useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { usePageLocale, type PageDict } from '../../locale';
 import locale from './locale';
 
@@ -15,12 +17,12 @@ type T = (key: Key) => string;
 /** 0 = unlimited. */
 const limit = (n: number) => (n > 0 ? n : <Typography.Text type="secondary">∞</Typography.Text>);
 
-function columns(t: T): TableColumnProps<License>[] {
+function columns(t: T): ResourceColumn<License>[] {
   return [
     {
       title: t('license.name'),
       dataIndex: 'name',
-      width: 200,
+      width: 180,
       render: (name: string, row) => (
         <Space size={6}>
           <Typography.Text bold>{name}</Typography.Text>
@@ -28,15 +30,15 @@ function columns(t: T): TableColumnProps<License>[] {
         </Space>
       ),
     },
-    { title: t('license.type'), dataIndex: 'type', width: 90, render: (v: number) => <Tag color={v === 1 ? 'orange' : 'arcoblue'}>{t(v === 1 ? 'license.type.1' : 'license.type.2')}</Tag> },
+    { title: t('license.type'), dataIndex: 'type', width: 110, render: (v: number) => <Tag color={v === 1 ? 'orange' : 'arcoblue'}>{t(v === 1 ? 'license.type.1' : 'license.type.2')}</Tag> },
     { title: t('license.userCount'), dataIndex: 'user_count', width: 80, render: (v: number) => limit(v) },
     { title: t('license.appCount'), dataIndex: 'app_count', width: 80, render: (v: number) => limit(v) },
     { title: t('license.node'), dataIndex: 'node', width: 80, render: (v: number) => limit(v) },
-    { title: t('license.expiresAt'), dataIndex: 'expires_at', width: 170, render: (v: string) => v || t('license.never') },
-    { title: t('license.email'), dataIndex: 'email', width: 180, render: (v: string) => v || '-' },
-    { title: t('license.phone'), dataIndex: 'phone', width: 130, render: (v: string) => v || '-' },
-    { title: t('license.remark'), dataIndex: 'remark', width: 140, ellipsis: true, render: (v: string) => v || '-' },
-    { title: t('license.updatedAt'), dataIndex: 'updated_at', width: 170 },
+    timeColumn(t('license.expiresAt'), 'expires_at', { render: (v: string) => (v ? <span style={{ wordBreak: 'keep-all' }}>{v}</span> : t('license.never')) }),
+    { title: t('license.email'), dataIndex: 'email', width: 180, defaultHidden: true, render: (v: string) => v || '-' },
+    { title: t('license.phone'), dataIndex: 'phone', width: 130, defaultHidden: true, render: (v: string) => v || '-' },
+    { title: t('license.remark'), dataIndex: 'remark', width: 140, defaultHidden: true, ellipsis: true, render: (v: string) => v || '-' },
+    timeColumn(t('license.updatedAt'), 'updated_at', { defaultHidden: true }),
   ];
 }
 
@@ -52,5 +54,6 @@ export default function LicenseList() {
   );
   const cols = useMemo(() => columns(t), [t]);
   const page = useResourcePage<License>(LICENSE_PREFIX, filters);
-  return <ResourceTable page={page} columns={cols} routes={{ create: 'license.create', update: 'license.update' }} scroll={{ x: 1400 }} />;
+  const title = useScreenTitle();
+  return <ResourceTable page={page} title={title} columns={cols} routes={{ create: 'license.create', update: 'license.update' }} />;
 }

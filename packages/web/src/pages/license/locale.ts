@@ -25,7 +25,7 @@ export default definePageLocale(
     'license.node.id': '节点ID',
     'license.secretKey': '授权密钥',
     'license.copyKey': '复制授权密钥',
-    'license.signed': '保存时用本安装的 Ed25519 私钥签名, 生成授权密钥; 粘贴到「授权信息」即可安装',
+    'license.signed': '保存时用本安装的 Ed25519 私钥签名，生成授权密钥；粘贴到「授权信息」即可安装',
     'license.updatedAt': '更新时间',
   },
   {

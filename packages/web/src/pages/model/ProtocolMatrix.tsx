@@ -3,11 +3,12 @@
 // speak, the same table docs/PROTOCOLS.md explains.
 import { Table, Tag, Typography } from '@arco-design/web-react';
 import { FEATURES, INGRESS_PATHS, INGRESS_PROTOCOLS, modelProtocols, type IngressProtocol, type UpstreamWire } from '@fastgate/core/protocols';
-import { usePageLocale } from '../../locale';
+import { useGlobalLocale, usePageLocale } from '../../locale';
 import locale from './locale';
 
 export function ProtocolMatrix({ upstreams }: { upstreams: UpstreamWire[] }) {
   const t = usePageLocale(locale);
+  const { g } = useGlobalLocale();
   const support = modelProtocols(upstreams);
   const mark = (on: boolean) => <Tag size="small" color={on ? 'green' : 'gray'}>{on ? '✓' : '✗'}</Tag>;
   return (
@@ -16,7 +17,9 @@ export function ProtocolMatrix({ upstreams }: { upstreams: UpstreamWire[] }) {
         {t('model.section.protocols')}
       </Typography.Title>
       <Typography.Paragraph type="secondary" style={{ marginBottom: 8 }}>
-        {t('model.protocols.upstreams')}: {upstreams.length ? upstreams.map((u) => t(`model.wire.${u}`)).join(', ') : '-'}
+        {t('model.protocols.upstreams')}
+        {g('common.colon')}
+        {upstreams.length ? upstreams.map((u) => t(`model.wire.${u}`)).join(', ') : '-'}
       </Typography.Paragraph>
       <Table<IngressProtocol>
         size="small"

@@ -1,10 +1,12 @@
 // Columns and search fields of the model list (docs/ORIGINAL-API.md §3.5: filters corp, name, model, type, group,
 // remark, status, created_at). Status, actions and batch actions come from ResourceTable.
-import { Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Space, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { GROUP_PREFIX } from '@fastgate/core/entities/group';
 import type { Model } from '@fastgate/core/entities/model';
 import type { Locale } from '@fastgate/core/constants';
 import { CorpSelect } from '../../components/CorpSelect';
+import type { ResourceColumn } from '../../components/ResourceTable';
+import { timeColumn } from '../../components/time-column';
 import { typeLabel } from '../../components/model-types';
 import { ResourceSelect } from '../../components/ResourceSelect';
 import type { FilterField } from '../../components/SearchForm';
@@ -44,26 +46,27 @@ export function OnOff({ on, t, names }: { on: boolean; t: T; names?: readonly st
   return names?.length ? <Tooltip content={names.join(', ')}>{tag}</Tooltip> : tag;
 }
 
-export function modelColumns(t: T, lang: Locale, yesNo: (b: boolean) => string): TableColumnProps<Model>[] {
+export function modelColumns(t: T, lang: Locale, yesNo: (b: boolean) => string): ResourceColumn<Model>[] {
   return [
-    { title: t('model.name'), dataIndex: 'name', width: 160, render: (name: string) => <Typography.Text bold>{name}</Typography.Text> },
-    { title: t('model.model'), dataIndex: 'model', width: 170, render: (model: string) => <Typography.Text code>{model}</Typography.Text> },
-    { title: t('model.corp'), dataIndex: 'corp_name', width: 110, render: (name: string) => name || '-' },
-    { title: t('model.type'), dataIndex: 'type', width: 110, render: (type: number) => <Tag color="arcoblue">{typeLabel(type, lang)}</Tag> },
-    { title: t('model.prices'), dataIndex: 'prices', width: 260, render: (_: unknown, row) => <PriceList model={row} testId={`prices-${row.id}`} /> },
-    { title: t('model.groups'), dataIndex: 'group_names', width: 180, render: (names: string[] = []) => <Names names={names} /> },
-    { title: t('model.agents'), dataIndex: 'is_enable_model_agent', width: 100, render: (on: boolean, row) => <OnOff on={on} t={t} names={row.model_agent_names} /> },
+    { title: t('model.name'), dataIndex: 'name', width: 150, render: (name: string) => <Typography.Text bold>{name}</Typography.Text> },
+    { title: t('model.model'), dataIndex: 'model', width: 160, render: (model: string) => <Typography.Text code>{model}</Typography.Text> },
+    { title: t('model.corp'), dataIndex: 'corp_name', width: 110, defaultHidden: true, render: (name: string) => name || '-' },
+    { title: t('model.type'), dataIndex: 'type', width: 100, defaultHidden: true, render: (type: number) => <Tag color="arcoblue">{typeLabel(type, lang)}</Tag> },
+    { title: t('model.prices'), dataIndex: 'prices', width: 240, render: (_: unknown, row) => <PriceList model={row} testId={`prices-${row.id}`} /> },
+    { title: t('model.groups'), dataIndex: 'group_names', width: 180, defaultHidden: true, render: (names: string[] = []) => <Names names={names} /> },
+    { title: t('model.agents'), dataIndex: 'is_enable_model_agent', width: 100, defaultHidden: true, render: (on: boolean, row) => <OnOff on={on} t={t} names={row.model_agent_names} /> },
     {
       title: t('model.isPublic'),
       dataIndex: 'is_public',
       width: 80,
+      defaultHidden: true,
       render: (on: boolean, row) => (
         <Tag size="small" color={on ? 'green' : 'gray'} data-testid={`public-${row.id}`}>
           {yesNo(on)}
         </Tag>
       ),
     },
-    { title: t('model.createdAt'), dataIndex: 'created_at', width: 150 },
+    timeColumn(t('model.createdAt'), 'created_at'),
   ];
 }
 

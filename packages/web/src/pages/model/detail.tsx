@@ -1,6 +1,6 @@
 // Model detail (docs/SPEC.md §2.2 model.detail): every setting of the record, readable — prices in dollars, ids as
 // names. Shown in a drawer from the list, and as its own screen for links (`/model/detail?id=`).
-import { Alert, Button, Card, Descriptions, Drawer, Space, Spin, Table, Tag, Typography } from '@arco-design/web-react';
+import { Alert, Button, Descriptions, Drawer, Space, Spin, Table, Tag, Typography } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ForwardRule } from '@fastgate/core/entities/catalogue';
@@ -8,6 +8,8 @@ import { Status } from '@fastgate/core/constants';
 import { MODEL_PREFIX, type Model } from '@fastgate/core/entities/model';
 import { formatUsd } from '@fastgate/core/money';
 import { routePath } from '../../lib/navigation';
+import { DetailCard } from '../../components/DetailCard';
+import { recordProblem } from '../../components/record-state';
 import { useResourceDetail } from '../../hooks/resource';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { typeLabel } from '../../components/model-types';
@@ -16,11 +18,12 @@ import locale from './locale';
 import { PriceList } from '../../components/price/PriceList';
 import { ProtocolMatrix } from './ProtocolMatrix';
 import { quotaKeyOf, searchStyle } from '../../components/price/pricing';
+import { detailColumns } from '../../lib/layout';
 
 type Row = { label: ReactNode; value: ReactNode };
 
 function Block({ title, data }: { title: string; data: Row[] }) {
-  return <Descriptions title={title} column={2} border data={data} labelStyle={{ width: 130 }} style={{ marginBottom: 20 }} />;
+  return <Descriptions title={title} column={detailColumns(2)} border data={data} labelStyle={{ width: 130 }} style={{ marginBottom: 20 }} />;
 }
 
 /** The rows of a price table (sizes, modes, actions) with dollars per row. */
@@ -207,24 +210,17 @@ export function ModelDetailDrawer({ id, onClose }: { id: string | undefined; onC
 
 /** `/model/detail?id=`: the same view as a screen. */
 export default function ModelDetailPage() {
-  const t = usePageLocale(locale);
-  const { tk } = useGlobalLocale();
   const [search] = useSearchParams();
-  const id = search.get('id') ?? undefined;
+  const navigate = useNavigate();
+  const location = useLocation();
+  const id = search.get('id');
+  const detail = useResourceDetail<Model>(MODEL_PREFIX, id);
+  const model = detail.data;
   const edit = useEdit();
+  const back = () => navigate((location.state as { from?: string } | null)?.from ?? routePath('model.list'));
   return (
-    <Card
-      bordered={false}
-      title={tk('menu.model.detail')}
-      extra={
-        id && (
-          <Button type="primary" onClick={() => edit(id)} data-testid="detail-edit">
-            {t('model.detail.edit')}
-          </Button>
-        )
-      }
-    >
-      {id ? <DetailBody id={id} /> : <Alert type="warning" content={t('model.detail.notFound')} />}
-    </Card>
+    <DetailCard subject={model?.name} problem={recordProblem(id, detail)} loading={detail.isFetching} onBack={back} onEdit={model && (() => edit(model.id))} testId="model-detail">
+      {model && <ModelDetailView model={model} />}
+    </DetailCard>
   );
 }

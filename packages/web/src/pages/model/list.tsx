@@ -6,6 +6,7 @@ import { MODEL_AGENT_PREFIX } from '@fastgate/core/entities/model-agent';
 import { MODEL_PREFIX, type Model } from '@fastgate/core/entities/model';
 import { ResourceTable, type BatchAction } from '../../components/ResourceTable';
 import { useResourceMutation, useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { useTypeOptions } from '../../components/model-types';
 import { modelColumns, modelFilters } from './columns';
@@ -27,6 +28,7 @@ export default function ModelList() {
   const filters = useMemo(() => modelFilters(t, typeOptions), [t, typeOptions]);
   const columns = useMemo(() => modelColumns(t, lang, (b) => g(b ? 'resource.yes' : 'resource.no')), [t, lang, g]);
   const page = useResourcePage<Model>(MODEL_PREFIX, filters);
+  const title = useScreenTitle();
   const batch = useResourceMutation(MODEL_PREFIX, 'batch', RELATED);
   const [detail, setDetail] = useState<string>();
 
@@ -35,7 +37,7 @@ export default function ModelList() {
     ([true, false] as const).map((value) => ({
       key: `${action}-${value ? 'on' : 'off'}`,
       label: t(value ? on : off),
-      confirm: t('model.batch.confirm', { action: t(value ? on : off) }),
+      confirm: (count: number) => t('model.batch.confirm', { action: t(value ? on : off), count }),
       run: (ids: string[]) => batch.mutateAsync({ action, ids, value }),
     })),
   );
@@ -44,12 +46,12 @@ export default function ModelList() {
     <>
       <ResourceTable
         page={page}
+        title={title}
         columns={columns}
         routes={{ create: 'model.create', update: 'model.update' }}
         onDetail={(row) => setDetail(row.id)}
         batchActions={batchActions}
         alsoInvalidate={RELATED}
-        scroll={{ x: 1600 }}
       />
       <ModelDetailDrawer id={detail} onClose={() => setDetail(undefined)} />
     </>

@@ -1,14 +1,16 @@
 // Columns and search fields of the task lists (docs/SPEC.md §3.11 Task, §4.4 task status; docs/ORIGINAL-API.md §1.8 pattern),
 // one set for the three kinds.
-import { Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
-import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
+import { Tag, Typography } from '@arco-design/web-react';
 import { LineType, TaskStatus, type Task } from '@fastgate/core/entities/task';
 import { usd } from '../../components/Usd';
+import type { ResourceColumn } from '../../components/ResourceTable';
+import { timeColumn } from '../../components/time-column';
 import { CopyableId } from '../../components/CopyableId';
-import { ResourceSelect } from '../../components/ResourceSelect';
 import type { FilterField } from '../../components/SearchForm';
 import type locale from './locale';
 import { Cover, MediaLink } from './media';
+import { AccountSelect } from '../../components/UserSelect';
+import { AppSelect } from '../../components/AppSelect';
 
 export type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
@@ -40,42 +42,42 @@ export const lineTypeTag = (t: T, line: number) => (
 );
 
 
-export function taskColumns(t: T, showOwner: boolean): TableColumnProps<Task>[] {
-  const columns: (TableColumnProps<Task> | false)[] = [
+export function taskColumns(t: T, showOwner: boolean): ResourceColumn<Task>[] {
+  const columns: (ResourceColumn<Task> | false)[] = [
     {
       title: t('task.taskId'),
       dataIndex: 'task_id',
       width: 200,
-      render: (id: string) => <CopyableId id={id} maxWidth={160} />,
+      render: (id: string) => <CopyableId id={id} maxWidth={140} />,
     },
     showOwner && { title: t('task.userId'), dataIndex: 'user_id', width: 90 },
-    { title: t('task.appId'), dataIndex: 'app_id', width: 90 },
+    { title: t('task.appId'), dataIndex: 'app_id', width: 90, defaultHidden: showOwner },
     { title: t('task.model'), dataIndex: 'model', width: 160 },
-    { title: t('task.peopleId'), dataIndex: 'people_id', width: 130, ellipsis: true, render: (v: string) => v || '-' },
-    { title: t('task.lineType'), dataIndex: 'line_type', width: 80, render: (line: number) => lineTypeTag(t, line) },
+    { title: t('task.peopleId'), dataIndex: 'people_id', width: 130, defaultHidden: true, ellipsis: true, render: (v: string) => v || '-' },
+    { title: t('task.lineType'), dataIndex: 'line_type', width: 80, defaultHidden: true, render: (line: number) => lineTypeTag(t, line) },
     { title: t('task.status'), dataIndex: 'status', width: 90, render: (status: number) => <TaskStatusTag status={status} t={t} /> },
-    { title: t('task.duration'), dataIndex: 'video_time', width: 80, align: 'right', render: (n: number) => (n ? t('task.seconds', { n }) : '-') },
+    { title: t('task.duration'), dataIndex: 'video_time', width: 80, defaultHidden: true, align: 'right', render: (n: number) => (n ? t('task.seconds', { n }) : '-') },
     { title: t('task.charged'), dataIndex: 'total_price', width: 110, align: 'right', render: (q: number, row) => <span data-testid={`task-charged-${row.id}`}>{usd(q)}</span> },
-    { title: t('task.reserved'), dataIndex: 'reserved', width: 110, align: 'right', render: (q: number) => usd(q) },
-    { title: t('task.audio'), dataIndex: 'audio_url', width: 80, render: (url: string, row) => <MediaLink url={url} label={t('task.open')} testId={`task-audio-${row.id}`} /> },
+    { title: t('task.reserved'), dataIndex: 'reserved', width: 110, defaultHidden: true, align: 'right', render: (q: number) => usd(q) },
+    { title: t('task.audio'), dataIndex: 'audio_url', width: 80, defaultHidden: true, render: (url: string, row) => <MediaLink url={url} label={t('task.open')} testId={`task-audio-${row.id}`} /> },
     { title: t('task.video'), dataIndex: 'video_url', width: 80, render: (url: string, row) => <MediaLink url={url} label={t('task.open')} testId={`task-video-${row.id}`} /> },
-    { title: t('task.cover'), dataIndex: 'video_pic', width: 80, render: (url: string, row) => <Cover url={url} testId={`task-cover-${row.id}`} /> },
-    { title: t('task.errMsg'), dataIndex: 'err_msg', width: 180, ellipsis: true, render: (msg: string) => (msg ? <Typography.Text type="error">{msg}</Typography.Text> : '-') },
-    { title: t('task.createdAt'), dataIndex: 'created_at', width: 170 },
-    { title: t('task.completedAt'), dataIndex: 'completed_at', width: 170, render: (at: string) => at || '-' },
+    { title: t('task.cover'), dataIndex: 'video_pic', width: 80, defaultHidden: true, render: (url: string, row) => <Cover url={url} testId={`task-cover-${row.id}`} /> },
+    { title: t('task.errMsg'), dataIndex: 'err_msg', width: 180, defaultHidden: true, ellipsis: true, render: (msg: string) => (msg ? <Typography.Text type="error">{msg}</Typography.Text> : '-') },
+    timeColumn(t('task.createdAt'), 'created_at'),
+    timeColumn(t('task.completedAt'), 'completed_at', { defaultHidden: true }),
   ];
-  return columns.filter((c): c is TableColumnProps<Task> => c !== false);
+  return columns.filter((c): c is ResourceColumn<Task> => c !== false);
 }
 
 export function taskFilters(t: T, showOwner: boolean): FilterField[] {
   const fields: (FilterField | false)[] = [
-    showOwner && { field: 'user_id', kind: 'number', label: t('task.userId') },
+    showOwner && { field: 'user_id', kind: 'custom', valueType: 'number', label: t('task.userId'), render: () => <AccountSelect data-testid="filter-user_id" /> },
     {
       field: 'app_id',
       kind: 'custom',
       valueType: 'number',
       label: t('task.app'),
-      render: () => <ResourceSelect<AppOption> prefix={APP_PREFIX} labelOf={(a) => `${a.name} (ID ${a.app_id})`} optionValue={(a) => a.app_id} placeholder={t('task.app.placeholder')} data-testid="filter-app_id" />,
+      render: () => <AppSelect data-testid="filter-app_id" />,
     },
     { field: 'trace_id', kind: 'text', label: t('task.traceId') },
     { field: 'task_id', kind: 'text', label: t('task.taskId') },

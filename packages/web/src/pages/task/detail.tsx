@@ -13,6 +13,7 @@ import locale from './locale';
 import { Cover, MediaLink } from './media';
 import { httpUrl } from './safe-url';
 import { taskPrefix } from './prefix';
+import { detailColumns } from '../../lib/layout';
 
 const withCopy = (text: string, testId: string) =>
   text ? (
@@ -65,7 +66,7 @@ function Body({ task, showOwner, t }: { task: Task; showOwner: boolean; t: T }) 
   ];
   return (
     <div data-testid="task-detail">
-      <Descriptions column={2} border size="small" labelStyle={{ width: 100 }} data={rows.filter((r): r is { label: ReactNode; value: ReactNode } => r !== false)} />
+      <Descriptions column={detailColumns(2)} border size="small" labelStyle={{ width: 100 }} data={rows.filter((r): r is { label: ReactNode; value: ReactNode } => r !== false)} />
       {task.err_msg && (
         <Typography.Paragraph type="error" style={{ marginTop: 12, whiteSpace: 'pre-wrap' }} data-testid="task-detail-error">
           {task.err_msg}
@@ -73,7 +74,7 @@ function Body({ task, showOwner, t }: { task: Task; showOwner: boolean; t: T }) 
       )}
       <Divider orientation="left">{t('task.detail.money')}</Divider>
       <Descriptions
-        column={2}
+        column={detailColumns(2)}
         border
         size="small"
         data={[

@@ -43,7 +43,6 @@ function TaskList({ kind }: { kind: TaskKind }) {
         statusColumn={false}
         deletable={false}
         batch={false}
-        scroll={{ x: 2000 }}
         toolbar={
           pending && (
             <Typography.Text type="secondary" data-testid="task-auto-refresh">

@@ -36,8 +36,8 @@ export default definePageLocale(
     'task.detail.media': '结果',
     'task.detail.none': '暂无结果',
     'task.detail.money': '额度',
-    'task.detail.moneyHint': '提交时按预估预扣, 完成后按实际结算; 失败或超时全额退回',
-    'task.autoRefresh': '有进行中的任务, 列表每 {s} 秒自动刷新',
+    'task.detail.moneyHint': '提交时按预估预扣，完成后按实际结算；失败或超时全额退回',
+    'task.autoRefresh': '有进行中的任务，列表每 {s} 秒自动刷新',
   },
   {
     'task.taskId': 'Task ID',

@@ -14,6 +14,7 @@ import { required } from '../../components/rules';
 import { useResourceMutation } from '../../hooks/resource';
 import { useGlobalLocale } from '../../locale';
 import type { Kind, T } from './columns';
+import { useFormLayout } from '../../hooks/breakpoint';
 
 const ALL = ['/admin/reseller', '/admin/user'] as const;
 /** A write on `<prefix>/<verb>` (the hook wants `a/b` verbs: `/admin` + `user/recharge`). */
@@ -37,6 +38,7 @@ interface RechargeValues {
 }
 
 export function RechargeDialog({ prefix, row, onClose, t }: DialogProps) {
+  const formLayout = useFormLayout();
   const { g } = useGlobalLocale();
   const [form] = Form.useForm<RechargeValues>();
   const recharge = useVerb(prefix, 'recharge');
@@ -53,7 +55,7 @@ export function RechargeDialog({ prefix, row, onClose, t }: DialogProps) {
   return (
     <Modal title={row ? t('user.recharge.title', { name: row.name }) : ''} visible={!!row} onOk={ok} onCancel={onClose} confirmLoading={recharge.isPending} unmountOnExit data-testid="recharge-dialog">
       {reseller && <Alert type="info" content={t('user.recharge.resellerHint')} style={{ marginBottom: 16 }} />}
-      <Form form={form} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }}>
+      <Form form={form} layout={formLayout} labelCol={{ span: 6 }} wrapperCol={{ span: 18 }}>
         <Form.Item label={t('user.quotaType')} field="quota_type" rules={[required(t('user.quotaType.required'))]}>
           <Radio.Group type="button" data-testid="recharge-type">
             {[QuotaType.Recharge, QuotaType.Deduct, QuotaType.Gift].map((type) => (
@@ -78,6 +80,7 @@ export function RechargeDialog({ prefix, row, onClose, t }: DialogProps) {
 }
 
 export function PermissionsDialog({ prefix, row, onClose, t }: DialogProps) {
+  const formLayout = useFormLayout();
   const { g } = useGlobalLocale();
   const [form] = Form.useForm<{ groups: string[]; models: string[] }>();
   const save = useVerb(prefix, 'permissions');
@@ -92,7 +95,7 @@ export function PermissionsDialog({ prefix, row, onClose, t }: DialogProps) {
   };
   return (
     <Modal title={row ? t('user.permissions.title', { name: row.name }) : ''} visible={!!row} onOk={ok} onCancel={onClose} confirmLoading={save.isPending} unmountOnExit style={{ width: 640 }} data-testid="permissions-dialog">
-      <Form form={form} labelCol={{ span: 5 }} wrapperCol={{ span: 19 }}>
+      <Form form={form} layout={formLayout} labelCol={{ span: 5 }} wrapperCol={{ span: 19 }}>
         <Form.Item label={t('user.groups')} field="groups">
           <ResourceSelect<{ id: string; name: string }> prefix={GROUP_PREFIX} mode="multiple" labelOf={(gr) => gr.name} data-testid="permissions-groups" />
         </Form.Item>

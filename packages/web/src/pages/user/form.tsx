@@ -10,6 +10,7 @@ import { IpListInput, ipListRule, ipListText } from '../../components/IpListInpu
 import { usePermission } from '../../components/Permission';
 import { QuotaInput } from '../../components/QuotaInput';
 import { ResourceForm, type FormMode } from '../../components/ResourceForm';
+import { ResellerSelect } from '../../components/UserSelect';
 import { required, zodRule } from '../../components/rules';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import type { Kind } from './columns';
@@ -117,8 +118,8 @@ function AccountForm({ kind, mode }: { kind: Kind; mode: FormMode }) {
             <QuotaInput data-testid="user-quota" />
           </Form.Item>
           {kind === 'user' && admin && (
-            <Form.Item label={t('user.resellerId')} field="rid">
-              <InputNumber min={0} precision={0} style={{ width: 220 }} data-testid="user-rid" />
+            <Form.Item label={t('user.reseller')} field="rid">
+              <ResellerSelect style={{ width: 360, maxWidth: '100%' }} data-testid="user-rid" />
             </Form.Item>
           )}
         </>

@@ -6,6 +6,7 @@ import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { usePermission } from '../../components/Permission';
 import { ResourceTable, type ResourceRoutes } from '../../components/ResourceTable';
 import { useResourcePage } from '../../hooks/resource';
+import { useScreenTitle } from '../../hooks/screen-title';
 import { useGlobalLocale, usePageLocale } from '../../locale';
 import { accountColumns, accountFilters, type Kind } from './columns';
 import { DeleteDialog, PermissionsDialog, RechargeDialog, TwoFactorResetDialog } from './dialogs';
@@ -20,6 +21,7 @@ function AccountList({ kind }: { kind: Kind }) {
   const filters = useMemo(() => accountFilters(t, showReseller), [t, showReseller]);
   const columns = useMemo(() => accountColumns(t, kind, showReseller), [t, kind, showReseller]);
   const page = useResourcePage<ManagedUser>(prefix, filters);
+  const title = useScreenTitle();
   const [recharge, setRecharge] = useState<ManagedUser>();
   const [permissions, setPermissions] = useState<ManagedUser>();
   const [removing, setRemoving] = useState<ManagedUser>();
@@ -29,10 +31,10 @@ function AccountList({ kind }: { kind: Kind }) {
     <>
       <ResourceTable
         page={page}
+        title={title}
         columns={columns}
         routes={routes}
         deletable={false}
-        scroll={{ x: 1700 }}
         alsoInvalidate={kind === 'user' ? [RESELLER_PREFIX] : [USER_PREFIX]}
         rowActions={[
           { key: 'recharge', label: t('user.recharge'), onClick: setRecharge },

@@ -4,11 +4,9 @@
 import { useEffect, useState } from 'react';
 import { Alert, DatePicker, Form, Input, InputNumber, Message, Modal, Radio, Spin } from '@arco-design/web-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
 import { APP_KEY_DEFAULTS, QuotaExpiresRule, appKeyResource, type AppKey, type AppKeyFields } from '@fastgate/core/entities/app-key';
 import { KEY_PREFIX } from '@fastgate/core/entities/provider-key';
 import { MaskedKey } from '../../../components/MaskedKey';
-import { ResourceSelect } from '../../../components/ResourceSelect';
 import { recordProblem } from '../../../components/record-state';
 import { required } from '../../../components/rules';
 import { resourceKeys } from '../../../hooks/resource';
@@ -16,6 +14,8 @@ import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { LimitFields, limitBody, limitValues, type LimitValues } from '../LimitFields';
 import { appKeyApi, type KeySettingsBody } from './api';
 import locale from './locale';
+import { AppSelect } from '../../../components/AppSelect';
+import { useFormLayout } from '../../../hooks/breakpoint';
 
 export type KeyModalMode = 'create' | 'update' | 'batch';
 
@@ -70,6 +70,7 @@ const formValues = (row: AppKey): Values => ({ ...settingsValues(appKeyResource.
 const newKeyValues = settingsValues(APP_KEY_DEFAULTS);
 
 export function KeyModal({ mode, id, appId, onClose, onCreated }: KeyModalProps) {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const { g } = useGlobalLocale();
   const [form] = Form.useForm<Values>();
@@ -142,6 +143,7 @@ export function KeyModal({ mode, id, appId, onClose, onCreated }: KeyModalProps)
         {error && <Alert type="error" content={error} style={{ marginBottom: 16 }} data-testid="key-modal-error" />}
         <Form<Values>
           form={form}
+          layout={formLayout}
           labelCol={{ span: 6 }}
           wrapperCol={{ span: 17 }}
           initialValues={newKeyValues}
@@ -149,15 +151,7 @@ export function KeyModal({ mode, id, appId, onClose, onCreated }: KeyModalProps)
           data-testid={`key-modal-${mode ?? 'closed'}`}
         >
           <Form.Item label={t('appKey.app')} field="app_id" rules={[required(t('appKey.app.required'))]}>
-            <ResourceSelect<AppOption>
-              prefix={APP_PREFIX}
-              labelOf={(a) => `${a.name} (ID ${a.app_id})`}
-              optionValue={(a) => a.app_id}
-              disabled={mode === 'update'}
-              placeholder={t('appKey.app.placeholder')}
-              style={{ width: 320 }}
-              data-testid="key-app"
-            />
+            <AppSelect disabled={mode === 'update'} style={{ width: 320, maxWidth: '100%' }} data-testid="key-app" />
           </Form.Item>
           {mode === 'update' && detail.data && (
             <Form.Item label={t('appKey.key')}>

@@ -1,15 +1,16 @@
 // Columns and search fields of the app-key list (docs/ORIGINAL-API.md §3.3). Rows carry the masked key; the copy
 // button fetches the full one through `/key/copy/field`.
-import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
-import { APP_PREFIX, type AppOption } from '@fastgate/core/entities/app';
+import { Space, Tag, Typography } from '@arco-design/web-react';
 import { QuotaExpiresRule, type AppKey } from '@fastgate/core/entities/app-key';
 import { MaskedKey } from '../../../components/MaskedKey';
 import { ModelSelect } from '../../../components/ModelSelect';
-import { ResourceSelect } from '../../../components/ResourceSelect';
+import type { ResourceColumn } from '../../../components/ResourceTable';
+import { timeColumn } from '../../../components/time-column';
 import type { FilterField } from '../../../components/SearchForm';
 import { ModelTags, QuotaCell } from '../columns';
 import { appKeyApi } from './api';
 import type locale from './locale';
+import { AppSelect } from '../../../components/AppSelect';
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
@@ -26,7 +27,7 @@ function Expiry({ row, t }: { row: AppKey; t: T }) {
 }
 
 /** `showApp`: off when the list is scoped to one app (its name is in the title). */
-export function appKeyColumns(t: T, showOwner: boolean, showApp: boolean): TableColumnProps<AppKey>[] {
+export function appKeyColumns(t: T, showOwner: boolean, showApp: boolean): ResourceColumn<AppKey>[] {
   return [
     { title: t('appKey.key'), dataIndex: 'key', width: 230, render: (key: string, row) => <MaskedKey value={key} copy={() => appKeyApi.copy(row.id)} testId={`key-${row.id}`} /> },
     ...(showApp
@@ -43,13 +44,13 @@ export function appKeyColumns(t: T, showOwner: boolean, showApp: boolean): Table
           },
         ]
       : []),
-    ...(showOwner ? [{ title: t('appKey.userId'), dataIndex: 'user_id', width: 90 }] : []),
-    { title: t('appKey.models'), dataIndex: 'model_names', width: 190, render: (names: string[]) => <ModelTags names={names ?? []} empty="-" /> },
-    { title: t('appKey.group'), dataIndex: 'group_name', width: 100, render: (name: string, row) => (row.is_bind_group && name ? <Tag color="arcoblue">{name}</Tag> : '-') },
+    ...(showOwner ? [{ title: t('appKey.userId'), dataIndex: 'user_id', width: 90, defaultHidden: true }] : []),
+    { title: t('appKey.models'), dataIndex: 'model_names', width: 170, render: (names: string[]) => <ModelTags names={names ?? []} empty="-" /> },
+    { title: t('appKey.group'), dataIndex: 'group_name', width: 100, defaultHidden: true, render: (name: string, row) => (row.is_bind_group && name ? <Tag color="arcoblue">{name}</Tag> : '-') },
     { title: t('appKey.quota'), dataIndex: 'quota', width: 150, render: (_: unknown, row) => <QuotaCell row={row} unlimited={t('appKey.unlimited')} /> },
-    { title: t('appKey.expiresAt'), dataIndex: 'quota_expires_at', width: 170, render: (_: unknown, row) => <Expiry row={row} t={t} /> },
-    { title: t('appKey.remark'), dataIndex: 'remark', width: 120, ellipsis: true, render: (remark: string) => remark || '-' },
-    { title: t('appKey.createdAt'), dataIndex: 'created_at', width: 140 },
+    { title: t('appKey.expiresAt'), dataIndex: 'quota_expires_at', width: 170, defaultHidden: true, render: (_: unknown, row) => <Expiry row={row} t={t} /> },
+    { title: t('appKey.remark'), dataIndex: 'remark', width: 120, defaultHidden: true, ellipsis: true, render: (remark: string) => remark || '-' },
+    timeColumn(t('appKey.createdAt'), 'created_at', { defaultHidden: true }),
   ];
 }
 
@@ -60,7 +61,7 @@ export function appKeyFilters(t: T): FilterField[] {
       kind: 'custom',
       valueType: 'number',
       label: t('appKey.app'),
-      render: () => <ResourceSelect<AppOption> prefix={APP_PREFIX} labelOf={(a) => `${a.name} (ID ${a.app_id})`} optionValue={(a) => a.app_id} placeholder={t('appKey.app.placeholder')} data-testid="filter-app_id" />,
+      render: () => <AppSelect data-testid="filter-app_id" />,
     },
     { field: 'key', kind: 'text', label: t('appKey.key') },
     { field: 'models', kind: 'custom', multiple: true, label: t('appKey.models'), render: () => <ModelSelect data-testid="filter-models" /> },

@@ -70,9 +70,9 @@ export default function AppKeyList({ open }: { open?: 'create' | 'update' }) {
   };
 
   const batchActions: BatchAction[] = [
-    { key: 'enable', label: g('resource.enable'), confirm: t('appKey.batch.enable.confirm'), run: (ids) => batch('status', ids, Status.Normal) },
-    { key: 'disable', label: g('resource.disable'), confirm: t('appKey.batch.disable.confirm'), run: (ids) => batch('status', ids, Status.Disabled), status: 'warning' },
-    { key: 'delete', label: g('resource.delete'), confirm: t('appKey.batch.delete.confirm'), run: (ids) => batch('delete', ids), status: 'danger' },
+    { key: 'enable', label: g('resource.enable'), confirm: (count) => t('appKey.batch.enable.confirm', { count }), run: (ids) => batch('status', ids, Status.Normal) },
+    { key: 'disable', label: g('resource.disable'), confirm: (count) => t('appKey.batch.disable.confirm', { count }), run: (ids) => batch('status', ids, Status.Disabled), status: 'warning' },
+    { key: 'delete', label: g('resource.delete'), confirm: (count) => t('appKey.batch.delete.confirm', { count }), run: (ids) => batch('delete', ids), status: 'danger' },
     { key: 'export', label: t('appKey.exportSelected'), run: (ids) => download({ ids }) },
   ];
 

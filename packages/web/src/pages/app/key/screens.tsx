@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Card } from '@arco-design/web-react';
 import { RecordUnavailable } from '../../../components/RecordUnavailable';
 import { routePath } from '../../../lib/navigation';
+import { useScreenTitle } from '../../../hooks/screen-title';
 import AppKeyList from './list';
 
 export const CreateAppKey = () => <AppKeyList open="create" />;
@@ -11,9 +12,10 @@ export const CreateAppKey = () => <AppKeyList open="create" />;
 export function UpdateAppKey() {
   const [search] = useSearchParams();
   const navigate = useNavigate();
+  const title = useScreenTitle();
   if (!search.get('id'))
     return (
-      <Card bordered={false}>
+      <Card bordered={false} title={title}>
         <RecordUnavailable problem="missingId" onBack={() => navigate(routePath('app.key'))} />
       </Card>
     );

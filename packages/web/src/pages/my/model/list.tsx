@@ -1,13 +1,14 @@
 // "My model" (docs/SPEC.md §2.2, reseller and user): the models this account may call — `POST /model/page` returns
 // only those for R/U — with dollar prices, the group it is billed through and that group's discount.
 import { useMemo } from 'react';
-import { Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { IconQuestionCircle } from '@arco-design/web-react/icon';
 import { MODEL_PREFIX, type MyModel } from '@fastgate/core/entities/model';
 import { CorpSelect } from '../../../components/CorpSelect';
-import { ResourceTable } from '../../../components/ResourceTable';
+import { ResourceTable, type ResourceColumn } from '../../../components/ResourceTable';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourcePage } from '../../../hooks/resource';
+import { useScreenTitle } from '../../../hooks/screen-title';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { typeLabel, useTypeOptions } from '../../../components/model-types';
 import { PriceList } from '../../../components/price/PriceList';
@@ -28,7 +29,7 @@ export default function MyModelList() {
     ],
     [t, typeOptions],
   );
-  const columns = useMemo<TableColumnProps<MyModel>[]>(
+  const columns = useMemo<ResourceColumn<MyModel>[]>(
     () => [
       { title: t('myModel.name'), dataIndex: 'name', width: 150, render: (name: string) => <Typography.Text bold>{name}</Typography.Text> },
       { title: t('myModel.model'), dataIndex: 'model', width: 160, render: (model: string) => <Typography.Text code>{model}</Typography.Text> },
@@ -43,7 +44,7 @@ export default function MyModelList() {
           </Tooltip>
         ),
         dataIndex: 'prices',
-        width: 260,
+        width: 240,
         render: (_: unknown, row) => <PriceList model={row} discount={row.discount} testId={`prices-${row.id}`} />,
       },
       { title: t('myModel.group'), dataIndex: 'group_name', width: 110, render: (name: string) => name || '-' },
@@ -66,5 +67,6 @@ export default function MyModelList() {
     [t, lang],
   );
   const page = useResourcePage<MyModel>(MODEL_PREFIX, filters);
-  return <ResourceTable page={page} columns={columns} statusColumn={false} deletable={false} batch={false} />;
+  const title = useScreenTitle();
+  return <ResourceTable page={page} title={title} columns={columns} statusColumn={false} deletable={false} batch={false} />;
 }

@@ -11,7 +11,7 @@ export default definePageLocale(
     'myModel.discount': '折扣',
     'myModel.fullPrice': '原价',
     'myModel.percent': '{percent}%',
-    'myModel.prices.tip': '文本模型按每 1M tokens 的美元价格计费, 固定额度模型按次计费; 有分组折扣时绿色为折后价',
+    'myModel.prices.tip': '文本模型按每 1M tokens 的美元价格计费，固定额度模型按次计费；有分组折扣时绿色为折后价',
   },
   {
     'myModel.name': 'Name',

@@ -10,6 +10,7 @@ import { diffLines, type DiffLine } from './diff';
 import locale from './locale';
 import { Actor, KindTag, type T } from './parts';
 import { serverTimeText } from '../../../lib/server-time';
+import { detailColumns } from '../../../lib/layout';
 
 const cell = (text: string | undefined, t: T, changed: boolean, side: 'before' | 'after') =>
   text === undefined ? (
@@ -62,7 +63,7 @@ export function AuditDetailDrawer({ id, onClose }: { id: string | undefined; onC
         {log && (
           <>
             <Descriptions
-              column={2}
+              column={detailColumns(2)}
               border
               size="small"
               data={[

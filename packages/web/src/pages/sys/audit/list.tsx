@@ -3,13 +3,14 @@
 // Filters by time, kind, actor, action, table and record; the detail drawer shows before and after side
 // by side; the export streams the filtered (or selected) rows as xlsx.
 import { useMemo, useState } from 'react';
-import { Button, Message, Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Button, Message, Space, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { IconDownload } from '@arco-design/web-react/icon';
 import { AUDIT_EXPORT_FILE, AUDIT_KINDS, AUDIT_PREFIX, type AuditLog } from '@fastgate/core/entities/audit-log';
 import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { saveBlob } from '../../../api/download';
 import { usePermission } from '../../../components/Permission';
-import { ResourceTable } from '../../../components/ResourceTable';
+import { ResourceTable, type ResourceColumn } from '../../../components/ResourceTable';
+import { timeColumn } from '../../../components/time-column';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourcePage } from '../../../hooks/resource';
 import { compactFilters } from '../../../hooks/url-query';
@@ -18,6 +19,7 @@ import { auditApi, type AuditFilterBody } from './api';
 import { AuditDetailDrawer } from './detail';
 import locale from './locale';
 import { Actor, KindTag, type T } from './parts';
+import { AccountSelect } from '../../../components/UserSelect';
 
 function filtersFor(t: T, admin: boolean): FilterField[] {
   return [
@@ -26,7 +28,7 @@ function filtersFor(t: T, admin: boolean): FilterField[] {
     // A reseller's rows are all its own: no actor to choose.
     ...(admin
       ? [
-          { field: 'user_id', kind: 'number' as const, label: t('audit.userId') },
+          { field: 'user_id', kind: 'custom' as const, valueType: 'number' as const, label: t('audit.userId'), render: () => <AccountSelect data-testid="filter-user_id" /> },
           { field: 'account', kind: 'text' as const, label: t('audit.account') },
         ]
       : []),
@@ -36,12 +38,12 @@ function filtersFor(t: T, admin: boolean): FilterField[] {
   ];
 }
 
-function columnsFor(t: T): TableColumnProps<AuditLog>[] {
+function columnsFor(t: T): ResourceColumn<AuditLog>[] {
   return [
-    { title: t('audit.createdAt'), dataIndex: 'created_at', width: 170 },
+    timeColumn(t('audit.createdAt'), 'created_at'),
     { title: t('audit.kind'), dataIndex: 'kind', width: 100, render: (_: unknown, row) => <KindTag kind={row.kind} t={t} /> },
     { title: t('audit.actor'), dataIndex: 'account', width: 210, render: (_: unknown, row) => <Actor row={row} t={t} /> },
-    { title: t('audit.ip'), dataIndex: 'ip', width: 130, render: (ip: string) => ip || '-' },
+    { title: t('audit.ip'), dataIndex: 'ip', width: 130, defaultHidden: true, render: (ip: string) => ip || '-' },
     {
       title: t('audit.action'),
       dataIndex: 'action',
@@ -57,6 +59,7 @@ function columnsFor(t: T): TableColumnProps<AuditLog>[] {
       title: t('audit.records'),
       dataIndex: 'record_ids',
       width: 200,
+      defaultHidden: true,
       render: (ids: string[]) =>
         ids.length ? (
           <Tooltip content={ids.join(', ')} disabled={ids.length < 2}>
@@ -73,6 +76,7 @@ function columnsFor(t: T): TableColumnProps<AuditLog>[] {
       title: t('audit.changed'),
       dataIndex: 'changed',
       width: 260,
+      defaultHidden: true,
       // One line per row: the first fields, the rest in a tooltip (the detail shows them all).
       render: (fields: string[]) =>
         fields.length ? (
@@ -127,7 +131,6 @@ export default function AuditList() {
         deletable={false}
         batch={false}
         batchActions={[{ key: 'export', label: t('audit.exportSelected'), run: (ids) => download({ ids }) }]}
-        scroll={{ x: 1650 }}
         toolbar={
           <Button icon={<IconDownload />} loading={exporting} onClick={() => void download(compactFilters(page.values) as AuditFilterBody)} data-testid="audit-export">
             {t('audit.export')}

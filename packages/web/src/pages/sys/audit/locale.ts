@@ -18,7 +18,7 @@ export default definePageLocale(
     'audit.role.reseller': '代理商',
     'audit.ip': 'IP',
     'audit.action': '操作',
-    'audit.action.placeholder': '接口片段, 如 model/agent',
+    'audit.action.placeholder': '接口片段，如 model/agent',
     'audit.table': '数据表',
     'audit.recordId': '记录ID',
     'audit.records': '记录',

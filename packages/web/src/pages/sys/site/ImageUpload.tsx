@@ -29,7 +29,7 @@ export function ImageUpload({ value, onChange, preview = { width: 64, height: 64
   const t = usePageLocale(locale);
   const [busy, setBusy] = useState(false);
   return (
-    <Space align="start" size={12}>
+    <Space align="start" size={12} wrap>
       <Space direction="vertical" size={6}>
         <Input value={value} onChange={(v) => onChange?.(v)} allowClear placeholder={t('site.urlPlaceholder')} style={{ width: 320 }} data-testid={testId} />
         <Upload

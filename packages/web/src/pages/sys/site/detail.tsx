@@ -1,7 +1,7 @@
 // Site config detail (`/sys/site/config/detail?id=`, docs/SPEC.md §2.2): the config read-only in the form's
 // sections, with its approval state, and the way to edit it. The mail password is never shown, only whether one is set.
 import type { ReactNode } from 'react';
-import { Button, Card, Descriptions, Image, Space, Tag, Typography } from '@arco-design/web-react';
+import { Descriptions, Image, Space, Tag, Typography } from '@arco-design/web-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Status } from '@fastgate/core/constants';
 import { SITE_CONFIG_PREFIX, SiteApproval, type SiteConfig } from '@fastgate/core/entities/site-config';
@@ -9,11 +9,12 @@ import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { usePermission } from '../../../components/Permission';
 import { usd } from '../../../components/Usd';
 import { recordProblem } from '../../../components/record-state';
-import { RecordBody } from '../../../components/RecordUnavailable';
+import { DetailCard } from '../../../components/DetailCard';
 import { useResourceDetail } from '../../../hooks/resource';
 import { routePath } from '../../../lib/navigation';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import locale from './locale';
+import { detailColumns } from '../../../lib/layout';
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 type Row = { label: ReactNode; value: ReactNode };
@@ -26,7 +27,7 @@ function Section({ title, data, testId }: { title: string; data: Row[]; testId: 
   // Arco's Descriptions drops data-* props: the test id sits on a box around it.
   return (
     <div data-testid={testId}>
-      <Descriptions title={title} column={{ xs: 1, md: 2 }} border data={data} style={{ marginBottom: 24 }} />
+      <Descriptions title={title} column={detailColumns(2)} border data={data} style={{ marginBottom: 24 }} />
     </div>
   );
 }
@@ -120,7 +121,7 @@ function sections(site: SiteConfig, t: T, status: string, showOwner: boolean): {
 
 export default function SiteConfigDetail() {
   const t = usePageLocale(locale);
-  const { g, tk } = useGlobalLocale();
+  const { g } = useGlobalLocale();
   const [search] = useSearchParams();
   const navigate = useNavigate();
   const location = useLocation();
@@ -133,29 +134,11 @@ export default function SiteConfigDetail() {
   const edit = () => navigate(`${routePath('sys.site.update')}?id=${encodeURIComponent(id ?? '')}`, { state: { from: location.pathname + location.search } });
 
   return (
-    <Card
-      bordered={false}
-      title={site ? `${tk('menu.sys.site.detail')} · ${site.domain}` : tk('menu.sys.site.detail')}
-      extra={
-        <Space>
-          <Button onClick={back} data-testid="site-detail-back">
-            {g('resource.backToList')}
-          </Button>
-          {site && (
-            <Button type="primary" onClick={edit} data-testid="site-detail-edit">
-              {g('resource.edit')}
-            </Button>
-          )}
-        </Space>
-      }
-      data-testid="site-detail"
-    >
-      <RecordBody problem={problem} loading={detail.isFetching} onBack={back}>
-        {site &&
-          sections(site, t, g(`resource.status.${site.status === Status.Disabled ? Status.Disabled : Status.Normal}`), showOwner).map((s) => (
-            <Section key={s.key} title={s.title} data={s.data} testId={`site-detail-${s.key}`} />
-          ))}
-      </RecordBody>
-    </Card>
+    <DetailCard subject={site?.domain} problem={problem} loading={detail.isFetching} onBack={back} onEdit={site && edit} testId="site-detail">
+      {site &&
+        sections(site, t, g(`resource.status.${site.status === Status.Disabled ? Status.Disabled : Status.Normal}`), showOwner).map((s) => (
+          <Section key={s.key} title={s.title} data={s.data} testId={`site-detail-${s.key}`} />
+        ))}
+    </DetailCard>
   );
 }

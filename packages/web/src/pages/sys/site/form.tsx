@@ -89,7 +89,7 @@ function TestMail({ t }: { t: T }) {
   if (!id) return null;
   return (
     <Form.Item label={t('site.testMail')} extra={t('site.testMail.extra')}>
-      <Space>
+      <Space wrap>
         <Input value={to} onChange={setTo} placeholder={t('site.testMail.to')} style={{ width: 260 }} data-testid="site-test-mail-to" />
         <Button onClick={() => void send()} loading={busy} disabled={!valid} data-testid="site-test-mail">
           {t('site.testMail')}

@@ -2,15 +2,18 @@
 // Approval (issue 11): a reseller's site works only once an admin approves its domain; the admin
 // approves or revokes in the row's actions (confirmed first); everyone sees the state as a tag.
 import { useMemo } from 'react';
-import { Avatar, Link, Message, Modal, Space, Tag, Tooltip, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Avatar, Link, Message, Modal, Space, Tag, Tooltip, Typography } from '@arco-design/web-react';
 import { SITE_CONFIG_PREFIX, SiteApproval, type SiteApprovalValue, type SiteConfig } from '@fastgate/core/entities/site-config';
 import { ADMIN_ONLY } from '@fastgate/core/routes';
 import { usePermission } from '../../../components/Permission';
-import { ResourceTable, type RowAction } from '../../../components/ResourceTable';
+import { ResourceTable, type ResourceColumn, type RowAction } from '../../../components/ResourceTable';
+import { timeColumn } from '../../../components/time-column';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourceMutation, useResourcePage } from '../../../hooks/resource';
+import { useScreenTitle } from '../../../hooks/screen-title';
 import { usePageLocale } from '../../../locale';
 import locale from './locale';
+import { AccountSelect } from '../../../components/UserSelect';
 
 type T = (key: keyof (typeof locale)['zh-CN'], vars?: Record<string, string | number>) => string;
 
@@ -33,7 +36,7 @@ export default function SiteConfigList() {
     () => [
       { field: 'domain', kind: 'text', label: t('site.domain') },
       { field: 'title', kind: 'text', label: t('site.title') },
-      ...(isAdmin ? [{ field: 'user_id', kind: 'number', label: t('site.userId') } as FilterField] : []),
+      ...(isAdmin ? [{ field: 'user_id', kind: 'custom', valueType: 'number', label: t('site.userId'), render: () => <AccountSelect data-testid="filter-user_id" /> } as FilterField] : []),
       { field: 'register_tips', kind: 'text', label: t('site.registerTips') },
       { field: 'logo', kind: 'text', label: t('site.logo') },
       { field: 'status', kind: 'status', label: t('site.status') },
@@ -50,12 +53,12 @@ export default function SiteConfigList() {
     ],
     [t, isAdmin],
   );
-  const columns = useMemo<TableColumnProps<SiteConfig>[]>(
+  const columns = useMemo<ResourceColumn<SiteConfig>[]>(
     () => [
       {
         title: t('site.domain'),
         dataIndex: 'domain',
-        width: 220,
+        width: 200,
         render: (domain: string) => (
           <Link href={`//${domain}${window.location.port ? `:${window.location.port}` : ''}/`} target="_blank" data-testid="site-row-domain">
             {domain}
@@ -65,7 +68,7 @@ export default function SiteConfigList() {
       {
         title: t('site.title'),
         dataIndex: 'title',
-        width: 220,
+        width: 180,
         render: (title: string, row) => (
           <Space>
             {row.logo && (
@@ -77,11 +80,11 @@ export default function SiteConfigList() {
           </Space>
         ),
       },
-      { title: t('site.approval'), dataIndex: 'approved', width: 130, render: (_: number, row) => <ApprovalTag row={row} t={t} /> },
-      ...(isAdmin ? [{ title: t('site.userId'), dataIndex: 'user_id', width: 110 } as TableColumnProps<SiteConfig>] : []),
-      { title: t('site.registerTips'), dataIndex: 'register_tips', width: 200, ellipsis: true, render: (v: string) => v || '-' },
-      { title: t('site.remark'), dataIndex: 'remark', width: 160, ellipsis: true, render: (v: string) => v || '-' },
-      { title: t('site.updatedAt'), dataIndex: 'updated_at', width: 170 },
+      { title: t('site.approval'), dataIndex: 'approved', width: 110, render: (_: number, row) => <ApprovalTag row={row} t={t} /> },
+      ...(isAdmin ? [{ title: t('site.userId'), dataIndex: 'user_id', width: 110, defaultHidden: true } as ResourceColumn<SiteConfig>] : []),
+      { title: t('site.registerTips'), dataIndex: 'register_tips', width: 200, defaultHidden: true, ellipsis: true, render: (v: string) => v || '-' },
+      { title: t('site.remark'), dataIndex: 'remark', width: 160, defaultHidden: true, ellipsis: true, render: (v: string) => v || '-' },
+      timeColumn(t('site.updatedAt'), 'updated_at'),
     ],
     [t, isAdmin],
   );
@@ -108,5 +111,6 @@ export default function SiteConfigList() {
     ];
   }, [isAdmin, t, change]);
   const page = useResourcePage<SiteConfig>(SITE_CONFIG_PREFIX, filters);
-  return <ResourceTable page={page} columns={columns} rowActions={rowActions} routes={{ create: 'sys.site.create', update: 'sys.site.update', detail: 'sys.site.detail' }} />;
+  const title = useScreenTitle();
+  return <ResourceTable page={page} title={title} columns={columns} rowActions={rowActions} routes={{ create: 'sys.site.create', update: 'sys.site.update', detail: 'sys.site.detail' }} />;
 }

@@ -1,11 +1,13 @@
 // VIP level list (docs/SPEC.md §2.2, admin and reseller): an admin sees every level, a reseller its own.
 import { useMemo } from 'react';
-import { Space, Tag, Typography, type TableColumnProps } from '@arco-design/web-react';
+import { Space, Tag, Typography } from '@arco-design/web-react';
 import { VIP_PREFIX, type VipLevel } from '@fastgate/core/entities/vip';
-import { ResourceTable } from '../../../components/ResourceTable';
+import { ResourceTable, type ResourceColumn } from '../../../components/ResourceTable';
+import { timeColumn } from '../../../components/time-column';
 import { PublicSwitch } from '../../../components/StatusSwitch';
 import type { FilterField } from '../../../components/SearchForm';
 import { useResourcePage } from '../../../hooks/resource';
+import { useScreenTitle } from '../../../hooks/screen-title';
 import { usePageLocale, type PageDict } from '../../../locale';
 import { NameTags } from '../../../components/NameTags';
 import { DiscountTag, RateLimitTags } from '../../../components/group/GroupTags';
@@ -14,12 +16,12 @@ import locale from './locale';
 type Key = typeof locale extends PageDict<infer K> ? K : never;
 type T = (key: Key, vars?: Record<string, string | number>) => string;
 
-function columns(t: T): TableColumnProps<VipLevel>[] {
+function columns(t: T): ResourceColumn<VipLevel>[] {
   return [
     {
       title: t('vip.name'),
       dataIndex: 'name',
-      width: 180,
+      width: 160,
       render: (name: string, row) => (
         <Space size={6}>
           <Tag color={row.color || 'gold'} data-testid={`vip-badge-${row.id}`}>
@@ -30,13 +32,14 @@ function columns(t: T): TableColumnProps<VipLevel>[] {
       ),
     },
     { title: t('vip.discount'), dataIndex: 'discount', width: 90, render: (d: number) => <DiscountTag fraction={d} /> },
-    { title: t('vip.duration'), dataIndex: 'duration', width: 130, render: (d: number) => (d > 0 ? t('vip.minutes', { n: d }) : t('vip.permanent')) },
-    { title: t('vip.groups'), dataIndex: 'group_names', width: 180, render: (names: string[]) => <NameTags names={names} /> },
-    { title: t('vip.rateLimits'), dataIndex: 'rate_limits', width: 160, render: (_: unknown, row) => <RateLimitTags limits={row.rate_limits} /> },
+    { title: t('vip.duration'), dataIndex: 'duration', width: 120, defaultHidden: true, render: (d: number) => (d > 0 ? t('vip.minutes', { n: d }) : t('vip.permanent')) },
+    { title: t('vip.groups'), dataIndex: 'group_names', width: 170, render: (names: string[]) => <NameTags names={names} /> },
+    { title: t('vip.rateLimits'), dataIndex: 'rate_limits', width: 150, render: (_: unknown, row) => <RateLimitTags limits={row.rate_limits} /> },
     {
       title: t('vip.rules'),
       dataIndex: 'rules',
       width: 200,
+      defaultHidden: true,
       render: (_: unknown, row) =>
         row.rules.length ? (
           <Space direction="vertical" size={2}>
@@ -50,10 +53,10 @@ function columns(t: T): TableColumnProps<VipLevel>[] {
           '-'
         ),
     },
-    { title: t('vip.isPublic'), dataIndex: 'is_public', width: 90, render: (v: boolean, row) => <PublicSwitch prefix={VIP_PREFIX} id={row.id} value={v} /> },
-    { title: t('vip.sort'), dataIndex: 'sort', width: 70 },
-    { title: t('vip.remark'), dataIndex: 'remark', width: 140, ellipsis: true, render: (remark: string) => remark || '-' },
-    { title: t('vip.updatedAt'), dataIndex: 'updated_at', width: 170 },
+    { title: t('vip.isPublic'), dataIndex: 'is_public', width: 90, defaultHidden: true, render: (v: boolean, row) => <PublicSwitch prefix={VIP_PREFIX} id={row.id} value={v} /> },
+    { title: t('vip.sort'), dataIndex: 'sort', width: 70, defaultHidden: true },
+    { title: t('vip.remark'), dataIndex: 'remark', width: 140, defaultHidden: true, ellipsis: true, render: (remark: string) => remark || '-' },
+    timeColumn(t('vip.updatedAt'), 'updated_at'),
   ];
 }
 
@@ -69,5 +72,6 @@ export default function VipList() {
   );
   const cols = useMemo(() => columns(t), [t]);
   const page = useResourcePage<VipLevel>(VIP_PREFIX, filters);
-  return <ResourceTable page={page} columns={cols} routes={{ create: 'sys.vip.create', update: 'sys.vip.update' }} scroll={{ x: 1500 }} />;
+  const title = useScreenTitle();
+  return <ResourceTable page={page} title={title} columns={cols} routes={{ create: 'sys.vip.create', update: 'sys.vip.update' }} />;
 }

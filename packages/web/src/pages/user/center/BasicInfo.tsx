@@ -8,6 +8,7 @@ import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { useUserStore } from '../../../stores/user';
 import locale from './locale';
 import styles from './center.module.css';
+import { useFormLayout } from '../../../hooks/breakpoint';
 
 interface Values {
   name: string;
@@ -15,6 +16,7 @@ interface Values {
 }
 
 export function BasicInfo() {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const { g } = useGlobalLocale();
   const info = useUserStore((s) => s.info);
@@ -38,6 +40,7 @@ export function BasicInfo() {
     <Form
       form={form}
       className={styles.form}
+      layout={formLayout}
       labelCol={{ span: 5 }}
       wrapperCol={{ span: 19 }}
       initialValues={{ name: info?.name ?? '', profile: info?.profile ?? '' }}

@@ -11,6 +11,7 @@ import { required, zodRule } from '../../../components/rules';
 import { usePageLocale } from '../../../locale';
 import locale from './locale';
 import styles from './center.module.css';
+import { useFormLayout } from '../../../hooks/breakpoint';
 
 const STATUS_COLOR: Record<number, string> = {
   [CertStatus.Passed]: 'green',
@@ -59,6 +60,7 @@ function CertDetail({ id, onClose }: { id: string | null; onClose: () => void })
 const createRules = certificationCreateSchema.shape;
 
 function CertForm({ onDone }: { onDone: () => void }) {
+  const formLayout = useFormLayout();
   const { t } = useCertLocale();
   const [form] = Form.useForm<CertificationCreate>();
   const create = useMutation({ mutationFn: (body: CertificationCreate) => certificationApi.create(body), onSuccess: onDone });
@@ -73,6 +75,7 @@ function CertForm({ onDone }: { onDone: () => void }) {
     <Form
       form={form}
       className={styles.form}
+      layout={formLayout}
       labelCol={{ span: 5 }}
       wrapperCol={{ span: 19 }}
       initialValues={{ id_type: 'id_card' }}

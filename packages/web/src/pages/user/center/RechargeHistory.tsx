@@ -12,6 +12,7 @@ import { useUserStore } from '../../../stores/user';
 import { signedUsd } from '../../../components/deal/deal';
 import { DealTypeTag } from '../../../components/deal/DealCells';
 import locale from '../locale';
+import { detailColumns } from '../../../lib/layout';
 
 export function RechargeHistory() {
   const t = usePageLocale(locale);
@@ -26,7 +27,7 @@ export function RechargeHistory() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="center-recharge">
       <Descriptions
-        column={3}
+        column={detailColumns(3)}
         border
         data={[
           { label: t('user.history.balance'), value: <b data-testid="center-quota">{e ? formatUsd(e.quota) : '-'}</b> },

@@ -13,6 +13,7 @@ import locale from './locale';
 import { TwoFactor } from './TwoFactor';
 import { useSubmit } from './use-submit';
 import styles from './center.module.css';
+import { useFormLayout } from '../../../hooks/breakpoint';
 
 const layout = { labelCol: { span: 6 }, wrapperCol: { span: 18 } };
 
@@ -33,6 +34,7 @@ interface PasswordValues {
 }
 
 function PasswordForm() {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const { g } = useGlobalLocale();
   const [form] = Form.useForm<PasswordValues>();
@@ -42,7 +44,7 @@ function PasswordForm() {
     form.resetFields();
   });
   return (
-    <Form form={form} {...layout} onSubmit={(v) => void run(v)} data-testid="password-form">
+    <Form form={form} {...layout} layout={formLayout} onSubmit={(v) => void run(v)} data-testid="password-form">
       <Form.Item label={t('security.oldPassword')} field="old_password" rules={[required(t('security.oldPassword.required'))]}>
         <Input.Password autoComplete="current-password" data-testid="password-old" />
       </Form.Item>
@@ -92,6 +94,7 @@ interface BindValues {
 
 /** Email or phone binding: the new value, a code sent to it and the current password. */
 function BindForm({ kind }: { kind: 'email' | 'phone' }) {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const role = useUserStore((s) => s.role) ?? 'user';
   const [form] = Form.useForm<BindValues>();
@@ -108,7 +111,7 @@ function BindForm({ kind }: { kind: 'email' | 'phone' }) {
     else await authApi.smsCode(target ?? '', 'change_phone', role);
   };
   return (
-    <Form form={form} {...layout} onSubmit={(v) => void run(v)} data-testid={`${kind}-form`}>
+    <Form form={form} {...layout} layout={formLayout} onSubmit={(v) => void run(v)} data-testid={`${kind}-form`}>
       <Form.Item
         label={t(kind === 'email' ? 'security.email.new' : 'security.phone.new')}
         field="target"
@@ -138,6 +141,7 @@ function BindForm({ kind }: { kind: 'email' | 'phone' }) {
 
 export function Security() {
   const t = usePageLocale(locale);
+  const { g } = useGlobalLocale();
   const info = useUserStore((s) => s.info);
   // Sent here to set up two-factor sign-in (code 70): that section comes first, and stays put once done.
   const [twoFactorFirst] = useState(() => !!info?.two_factor_setup);
@@ -153,10 +157,10 @@ export function Security() {
         <PasswordForm />
       </Section>
       {!twoFactorFirst && twoFactor}
-      <Section testId="security-email" title={t('security.email.title')} desc={`${t('security.current')}: ${info?.email || t('center.unbound')}`}>
+      <Section testId="security-email" title={t('security.email.title')} desc={g('common.labelled', { label: t('security.current'), text: info?.email || t('center.unbound') })}>
         <BindForm kind="email" />
       </Section>
-      <Section testId="security-phone" title={t('security.phone.title')} desc={`${t('security.current')}: ${info?.phone || t('center.unbound')}`}>
+      <Section testId="security-phone" title={t('security.phone.title')} desc={g('common.labelled', { label: t('security.current'), text: info?.phone || t('center.unbound') })}>
         <BindForm kind="phone" />
       </Section>
     </div>

@@ -15,6 +15,7 @@ import { usePageLocale } from '../../../locale';
 import locale from './locale';
 import { useSubmit } from './use-submit';
 import styles from './center.module.css';
+import { useFormLayout } from '../../../hooks/breakpoint';
 
 const STATUS_KEY = ['/user/two-factor', 'status'] as const;
 const layout = { labelCol: { span: 6 }, wrapperCol: { span: 18 } };
@@ -30,10 +31,11 @@ function PasswordField() {
 
 /** Step 1: the password starts enrolment (a borrowed session cannot bind its own authenticator). */
 function Start({ onSetup }: { onSetup: (setup: TwoFactorSetup) => void }) {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const { loading, run } = useSubmit<{ password: string }>(async ({ password }) => onSetup(await twoFactorApi.setup(password)));
   return (
-    <Form {...layout} onSubmit={(v) => void run(v)} data-testid="tfa-start-form">
+    <Form {...layout} layout={formLayout} onSubmit={(v) => void run(v)} data-testid="tfa-start-form">
       <PasswordField />
       <Form.Item wrapperCol={{ offset: 6 }}>
         <Button type="primary" htmlType="submit" loading={loading} data-testid="tfa-start">
@@ -46,6 +48,7 @@ function Start({ onSetup }: { onSetup: (setup: TwoFactorSetup) => void }) {
 
 /** Step 2: scan (or type) the secret, then prove it with the code the app shows. */
 function Confirm({ setup, onConfirmed, onCancel }: { setup: TwoFactorSetup; onConfirmed: (codes: string[]) => Promise<void>; onCancel: () => void }) {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const { loading, run } = useSubmit<{ code: string }>(async ({ code }) => onConfirmed((await twoFactorApi.confirm(code.trim())).recovery_codes));
   return (
@@ -65,7 +68,7 @@ function Confirm({ setup, onConfirmed, onCancel }: { setup: TwoFactorSetup; onCo
           </Space>
         </div>
       </div>
-      <Form {...layout} onSubmit={(v) => void run(v)} data-testid="tfa-confirm-form">
+      <Form {...layout} layout={formLayout} onSubmit={(v) => void run(v)} data-testid="tfa-confirm-form">
         <Form.Item label={t('tfa.code')} field="code" rules={[required(t('tfa.code.required')), zodRule(totpCodeField)]}>
           <Input maxLength={6} autoComplete="one-time-code" data-testid="tfa-code" />
         </Form.Item>
@@ -109,6 +112,7 @@ type Action = 'disable' | 'regenerate';
 
 /** On: the state, and turning it off or new recovery codes with the password and a current code. */
 function Enabled({ status, onCodes, onChanged }: { status: TwoFactorStatus; onCodes: (codes: string[]) => void; onChanged: () => Promise<void> }) {
+  const formLayout = useFormLayout();
   const t = usePageLocale(locale);
   const [action, setAction] = useState<Action>();
   const [form] = Form.useForm<{ password: string; code: string }>();
@@ -141,7 +145,7 @@ function Enabled({ status, onCodes, onChanged }: { status: TwoFactorStatus; onCo
         )}
       </Space>
       {action && (
-        <Form form={form} {...layout} onSubmit={(v) => void run(v)} className={styles.sectionForm} data-testid="tfa-action-form">
+        <Form form={form} {...layout} layout={formLayout} onSubmit={(v) => void run(v)} className={styles.sectionForm} data-testid="tfa-action-form">
           <PasswordField />
           <Form.Item label={t('tfa.currentCode')} field="code" rules={[required(t('tfa.code.required'))]}>
             <Input maxLength={32} autoComplete="one-time-code" data-testid="tfa-action-code" />

@@ -46,17 +46,25 @@ export default function UserCenter() {
             </div>
             <Space size={24} className={styles.meta} wrap>
               <span>
-                {t('center.account')}: <b>{info?.account}</b>
+                {t('center.account')}
+                {g('common.colon')}
+                <b>{info?.account}</b>
               </span>
               <span>
-                {t('center.role')}: <Tag size="small" color="arcoblue">{role ? g(`navbar.role.${role}` as GlobalKey) : '-'}</Tag>
+                {t('center.role')}
+                {g('common.colon')}
+                <Tag size="small" color="arcoblue">{role ? g(`navbar.role.${role}` as GlobalKey) : '-'}</Tag>
               </span>
               <span>
-                {t('center.userId')}: {info?.user_id}
+                {t('center.userId')}
+                {g('common.colon')}
+                {info?.user_id}
               </span>
               {info?.created_at && (
                 <span>
-                  {t('center.createdAt')}: {info.created_at}
+                  {t('center.createdAt')}
+                  {g('common.colon')}
+                  {info.created_at}
                 </span>
               )}
             </Space>

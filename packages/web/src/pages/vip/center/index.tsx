@@ -6,12 +6,14 @@ import { VIP_CENTER_PATH, type VipCenter } from '@fastgate/core/entities/vip';
 import { formatUsd } from '@fastgate/core/money';
 import { get } from '../../../api/http';
 import { API } from '../../../api/paths';
-import { usePageLocale } from '../../../locale';
+import { useGlobalLocale, usePageLocale } from '../../../locale';
 import { DiscountTag, RateLimitTags } from '../../../components/group/GroupTags';
 import locale from './locale';
+import { detailColumns } from '../../../lib/layout';
 
 export default function VipCenterPage() {
   const t = usePageLocale(locale);
+  const { g } = useGlobalLocale();
   const q = useQuery({ queryKey: [VIP_CENTER_PATH], queryFn: () => get<VipCenter>(`${API}${VIP_CENTER_PATH}`) });
   const data = q.data;
   if (q.isLoading || !data) return <Spin style={{ display: 'block', margin: '80px auto' }} />;
@@ -40,7 +42,7 @@ export default function VipCenterPage() {
             </Grid.Col>
             <Grid.Col span={18}>
               <Descriptions
-                column={2}
+                column={detailColumns(2)}
                 data={[
                   { label: t('center.discount'), value: <DiscountTag fraction={level.discount} testId="vip-center-discount" /> },
                   { label: t('center.limits'), value: <RateLimitTags limits={level.rate_limits} /> },
@@ -54,7 +56,9 @@ export default function VipCenterPage() {
                 {next ? (
                   <>
                     <Typography.Text>
-                      {t('center.next', { name: next.level_name })}: {needs}
+                      {t('center.next', { name: next.level_name })}
+                      {g('common.colon')}
+                      {needs}
                     </Typography.Text>
                     <Progress percent={Math.round(next.progress * 100)} style={{ maxWidth: 480 }} />
                   </>

@@ -8,6 +8,7 @@ import { get, post } from '../../../../api/http';
 import { API } from '../../../../api/paths';
 import { usePageLocale } from '../../../../locale';
 import locale from './locale';
+import { detailColumns } from '../../../../lib/layout';
 
 const STATE_COLOR: Record<LicenseState, string> = { none: 'gray', valid: 'green', expired: 'red', invalid: 'red', exceeded: 'orangered' };
 
@@ -60,7 +61,7 @@ export default function LicenseInfoPage() {
           {info.state !== 'none' && info.state !== 'valid' && <Alert type="error" content={t('info.blocked')} />}
           {lic && (
             <Descriptions
-              column={2}
+              column={detailColumns(2)}
               data={[
                 { label: t('info.name'), value: lic.name },
                 { label: t('info.type'), value: t(lic.type === 1 ? 'info.type.1' : 'info.type.2') },

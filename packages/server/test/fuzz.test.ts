@@ -21,7 +21,9 @@ const PER_FIELD = 2;
 /** Just over the console's and the gateway's 10 MB body limit. */
 const OVER_LIMIT = 'x'.repeat(10 * 1024 * 1024 + 16);
 /** Stack frames, source paths and runtime internals must never reach a client. */
-const INTERNALS = /\n\s+at |node:internal|\/work\/|node_modules|[\w-]+\.tsx?:\d+|[\w-]+\.m?js:\d+|\bSqliteError\b|\bkysely\b|syntax error at or near|violates .* constraint/i;
+// File names are bounded ({1,100}): an unbounded `[\w-]+\.` backtracks quadratically over an answer that
+// echoes a 200 KB model name, which blocked the event loop (and the server in it) for minutes.
+const INTERNALS = /\n\s+at |node:internal|\/work\/|node_modules|[\w-]{1,100}\.tsx?:\d+|[\w-]{1,100}\.m?js:\d+|\bSqliteError\b|\bkysely\b|syntax error at or near|violates .* constraint/i;
 
 type Raw = { body: string; type?: string; label: string };
 

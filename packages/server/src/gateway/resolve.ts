@@ -43,7 +43,8 @@ export interface Resolution {
   smart?: ForwardConfig;
 }
 
-const notFound = (name: string) => new GatewayError(404, 'model_not_found', `The model \`${name}\` does not exist or you do not have access to it.`);
+// The name is the client's, echoed clipped (as /v1/models/{id} does): a 200 KB name is not sent back whole.
+const notFound = (name: string) => new GatewayError(404, 'model_not_found', `The model \`${name.slice(0, 200)}\` does not exist or you do not have access to it.`);
 
 function groupAllowed(caller: Caller, group: SnapGroup, snapshot: Snapshot, now: number): boolean {
   return usableGroups(caller.user, [group], now, caller.vip).length === 1 && snapshot.groups.has(group.id);

@@ -5,17 +5,17 @@
 // admission reads it) pass, so an operator can check the service before opening it again. The console
 // is another scope and stays up.
 import { ipAllowed } from '@fastgate/core/ip-list';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 
 const DEFAULT_MESSAGE = 'The service is under maintenance. Please try again later.';
 
 export function maintenanceGuard(gw: Gateway) {
-  return async (request: FastifyRequest): Promise<void> => {
+  // A callback hook, not an async one: it runs on every gateway call and has nothing to wait for.
+  return (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
     const { open, ip_whitelist, message } = gw.snapshot.sys.service_unavailable;
-    if (!open) return;
-    if (ip_whitelist.length && ipAllowed(request.ip, ip_whitelist)) return;
-    throw new GatewayError(503, 'service_unavailable', message || DEFAULT_MESSAGE);
+    if (!open || (ip_whitelist.length && ipAllowed(request.ip, ip_whitelist))) return done();
+    done(new GatewayError(503, 'service_unavailable', message || DEFAULT_MESSAGE));
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ceilSum, cleanBp, discount, toQuota } from './decimal';
+import { ceilSum, cleanBp, discount, priceTotal, toQuota } from './decimal';
 
 describe('ceilSum', () => {
   it('rounds the exact sum up once', () => {
@@ -53,5 +53,27 @@ describe('toQuota', () => {
     expect(toQuota(-1n)).toBe(0);
     expect(toQuota(10n ** 21n)).toBe(Number.MAX_SAFE_INTEGER);
     expect(toQuota(42n)).toBe(42);
+  });
+});
+
+describe('priceTotal', () => {
+  const slow = (items: { quantity: number; unit_price: number }[], bp: number) => {
+    const base = ceilSum(items.map((i) => [i.quantity, i.unit_price] as const));
+    return { base: toQuota(base), quota: toQuota(discount(base, bp)) };
+  };
+
+  it('answers what ceilSum then discount answer, on small, fractional, huge and broken values', () => {
+    // A deterministic spread: token counts, per-token ratios as admins type them (0.0025, 7.5, 1/3), seconds,
+    // whole fees, values near and past 2^53, NaN and negatives.
+    const quantities = [0, 1, 7, 100, 4096, 123_456, 1e9, 2 ** 53 - 1, 2 ** 60, 12.5, 0.001, NaN, -3];
+    const ratios = [0, 0.07, 0.0025, 7.5, 1 / 3, 2.5e-7, 15, 500, 1e12, 9_007_199.254740991, NaN, Infinity, -1];
+    const bps = [10_000, 8_500, 1, 0, 12_345, NaN];
+    let seed = 7;
+    const pick = <T>(xs: T[]): T => xs[(seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % xs.length]!;
+    for (let n = 0; n < 5000; n++) {
+      const items = Array.from({ length: 1 + (n % 6) }, () => ({ quantity: pick(quantities), unit_price: pick(ratios) }));
+      const bp = pick(bps);
+      expect(priceTotal(items, bp), JSON.stringify({ items, bp })).toEqual(slow(items, bp));
+    }
   });
 });

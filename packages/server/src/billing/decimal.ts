@@ -8,6 +8,8 @@
 interface Decimal {
   n: bigint;
   scale: number;
+  /** n as a Number when it is a safe integer, else NaN (the fast path in `priceTotal` then steps aside). */
+  f: number;
 }
 
 const DECIMAL = /^(\d+)(?:\.(\d*))?(?:e([+-]\d+))?$/;
@@ -18,6 +20,7 @@ export function clean(x: number | undefined | null): number {
 }
 
 const INTEGER: Decimal[] = [];
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const cache = new Map<number, Decimal>();
 
 /** `x` as an exact decimal, rounded to 15 significant digits (drops the ×500 conversion's float noise). */
@@ -25,7 +28,7 @@ function toDecimal(x: number): Decimal {
   // The hot path prices every call twice: token counts are small integers and a catalogue has few
   // distinct ratios, so answer those from memory instead of formatting and parsing again.
   const c = clean(x);
-  if (Number.isInteger(c) && c < 1_000_000) return (INTEGER[c] ??= { n: BigInt(c), scale: 0 });
+  if (Number.isInteger(c) && c < 1_000_000) return (INTEGER[c] ??= { n: BigInt(c), scale: 0, f: c });
   const hit = cache.get(c);
   if (hit) return hit;
   const d = parseDecimal(c);
@@ -35,11 +38,11 @@ function toDecimal(x: number): Decimal {
 
 function parseDecimal(c: number): Decimal {
   const m = DECIMAL.exec(c.toPrecision(15));
-  if (!m) return { n: 0n, scale: 0 };
+  if (!m) return { n: 0n, scale: 0, f: 0 };
   const frac = (m[2] ?? '').replace(/0+$/, '');
   const exp = Number(m[3] ?? 0) - frac.length;
-  const n = BigInt(m[1] + frac);
-  return exp >= 0 ? { n: n * 10n ** BigInt(exp), scale: 0 } : { n, scale: -exp };
+  const n = exp >= 0 ? BigInt(m[1] + frac) * 10n ** BigInt(exp) : BigInt(m[1] + frac);
+  return { n, scale: Math.max(0, -exp), f: n <= MAX_SAFE ? Number(n) : NaN };
 }
 
 /** ceil(Σ quantity × ratio), exactly. Quantities may be fractional (seconds, minutes). */
@@ -77,4 +80,49 @@ export function discount(base: bigint, bp: number | undefined): bigint {
 export function toQuota(q: bigint): number {
   if (q <= 0n) return 0;
   return q > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(q);
+}
+
+/** 10^0 … 10^22: every one an exact double. */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** ⌈a / b⌉ for non-negative integers with a + b ≤ 2^53 − 1: the float quotient may be one off, the remainder corrects it. */
+function ceilDivSmall(a: number, b: number): number {
+  let q = Math.floor(a / b);
+  let r = a - q * b;
+  if (r < 0) {
+    q -= 1;
+    r += b;
+  } else if (r >= b) {
+    q += 1;
+    r -= b;
+  }
+  return r > 0 ? q + 1 : q;
+}
+
+/**
+ * `ceilSum` then `discount`, both as quotas: { base, quota }. Every call is priced several times, and its
+ * products and sums nearly always stay exact integers below 2^53, so they are done in Number arithmetic, each
+ * step checked (NaN and overflow fail the check); anything larger goes the BigInt way. Same answers either way.
+ */
+export function priceTotal(items: readonly { quantity: number; unit_price: number }[], bp: number | undefined): { base: number; quota: number } {
+  const cleanedBp = cleanBp(bp);
+  let scale = 0;
+  for (const i of items) scale = Math.max(scale, toDecimal(i.quantity).scale + toDecimal(i.unit_price).scale);
+  let sum = 0;
+  let exact = scale < POW10.length;
+  for (let k = 0; exact && k < items.length; k++) {
+    const a = toDecimal(items[k]!.quantity);
+    const b = toDecimal(items[k]!.unit_price);
+    const product = a.f * b.f;
+    const scaled = product * POW10[scale - a.scale - b.scale]!;
+    sum += scaled;
+    exact = product <= SAFE && scaled <= SAFE && sum <= SAFE;
+  }
+  if (exact && sum + POW10[scale]! <= SAFE) {
+    const base = ceilDivSmall(sum, POW10[scale]!);
+    if (base * cleanedBp + 10_000 <= SAFE) return { base, quota: ceilDivSmall(base * cleanedBp, 10_000) };
+  }
+  const base = ceilSum(items.map((i) => [i.quantity, i.unit_price] as const));
+  return { base: toQuota(base), quota: toQuota(discount(base, cleanedBp)) };
 }

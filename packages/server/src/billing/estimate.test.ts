@@ -3,7 +3,7 @@ import { modelQuotasSchema, type ModelQuotas } from '@fastgate/core/entities/mod
 import type { ChatMessage, ChatRequest } from '../providers/types';
 import { capCompletion, clampCompletion, completionBudget, completionCap, estimateChat, estimateEmbedding, estimateImage, estimatePromptTokens, estimateSpeech, estimateTranscription, fastTokens, maxAudioSeconds } from './estimate';
 import { chatExtras } from './media';
-import { priceChat, priceImage } from './price';
+import { priceChat, priceChatDearest, priceImage } from './price';
 import { SAMPLES } from './test-samples';
 import { countChatPrompt, countText } from './tokens';
 
@@ -59,6 +59,50 @@ describe('completionBudget', () => {
     expect(completionBudget({ max_tokens: 1e9 }, 4096, 32_768)).toBe(32_768);
     expect(completionBudget({ max_tokens: 100, n: 3 }, 4096, 1000)).toBe(300);
     expect(completionBudget({ max_tokens: NaN, n: -2 }, 4096, 1000)).toBe(1000);
+  });
+});
+
+describe('priceChatDearest', () => {
+  // What the estimate did before: every split of the usage priced, the dearest kept (ten pricings a call).
+  const everySplit = (quotas: ModelQuotas, type: number, prompt: number, completion: number, discountBp: number) => {
+    let best = 0;
+    for (const promptAs of ['text', 'cached', 'cache_write', 'cache_write_1h', 'audio'] as const) {
+      for (const completionAs of ['text', 'audio'] as const) {
+        const usage = {
+          prompt_tokens: prompt,
+          completion_tokens: completion,
+          total_tokens: prompt + completion,
+          cached_tokens: promptAs === 'cached' ? prompt : 0,
+          cache_write_tokens: promptAs === 'cache_write' || promptAs === 'cache_write_1h' ? prompt : 0,
+          cache_write_1h_tokens: promptAs === 'cache_write_1h' ? prompt : 0,
+          audio: { prompt_tokens: promptAs === 'audio' ? prompt : 0, completion_tokens: completionAs === 'audio' ? completion : 0 },
+        };
+        best = Math.max(best, priceChat({ quotas, type, usage, discountBp }).quota);
+      }
+    }
+    return best;
+  };
+
+  it('is the dearest of every split, priced once', () => {
+    const ratios = [0, 0.07, 0.5, 1, 1.25, 2.5, 3, 10, 40];
+    let seed = 11;
+    const r = () => ratios[(seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % ratios.length]!;
+    const text = () => ({ prompt_ratio: r() || 1, completion_ratio: r(), cached_ratio: r(), cache_write_ratio: r(), cache_write_1h_ratio: r() });
+    for (let n = 0; n < 600; n++) {
+      const tiers = n % 3 === 0 ? [{ above_tokens: 100, prompt_ratio: r(), completion_ratio: r(), cached_ratio: r() }] : undefined;
+      const [quotas, type] = [
+        [q({ text_quota: { ...text(), tiers } }), 1],
+        [q({ text_quota: { ...text(), billing_method: 2, fixed_quota: 300 } }), 1],
+        [q({ realtime_quota: { text_quota: text(), audio_quota: { prompt_ratio: r() || 1, completion_ratio: r() }, fixed_quota: n % 2 ? 50 : 0 } }), 101],
+        [q({ multimodal_audio_quota: { text_quota: text(), audio_quota: { prompt_ratio: r() || 1, completion_ratio: r() } } }), 102],
+        [q({ text_quota: text() }), 101],
+      ][n % 5] as [ModelQuotas, number];
+      const prompt = [0, 1, 37, 99, 100, 101, 5000][n % 7]!;
+      const completion = [0, 1, 16, 4096][n % 4]!;
+      const discountBp = [10_000, 8_500, 1][n % 3]!;
+      const dearest = priceChatDearest({ quotas, type, prompt, completion, discountBp });
+      expect(dearest.quota, JSON.stringify({ quotas, type, prompt, completion, discountBp })).toBe(everySplit(quotas, type, prompt, completion, discountBp));
+    }
   });
 });
 

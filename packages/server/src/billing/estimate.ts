@@ -5,7 +5,7 @@ import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
 import type { ChatMessage, ChatRequest, Usage } from '../providers/types';
 import { clean } from './decimal';
 import { audioTokens, chatExtras, countCharacters, imageTokens } from './media';
-import { imageCount, priceChat, priceEmbedding, priceImage, priceSpeech, priceTranscription, type Price } from './price';
+import { imageCount, priceChatDearest, priceEmbedding, priceImage, priceSpeech, priceTranscription, type Price } from './price';
 
 /**
  * A fast upper bound of the tokens of `text` for cl100k and o200k, in one pass over UTF-16 units, in tenths
@@ -114,30 +114,7 @@ export function estimateChat(input: EstimateChatInput): ChatEstimate {
   const choices = choicesOf(request);
   const completion = completionBudget(request, input.defaultMaxTokens ?? DEFAULT_MAX_TOKENS, input.maxTokensCap ?? MAX_TOKENS_CAP);
   const extras = chatExtras(request);
-  const priceAt = (completion: number): Price | undefined => {
-    let best: Price | undefined;
-    for (const promptAs of ['text', 'cached', 'cache_write', 'cache_write_1h', 'audio'] as const) {
-      for (const completionAs of ['text', 'audio'] as const) {
-        const price = priceChat({
-          quotas,
-          type,
-          discountBp,
-          extras,
-          usage: {
-            prompt_tokens: prompt,
-            completion_tokens: completion,
-            total_tokens: prompt + completion,
-            cached_tokens: promptAs === 'cached' ? prompt : 0,
-            cache_write_tokens: promptAs === 'cache_write' || promptAs === 'cache_write_1h' ? prompt : 0,
-            cache_write_1h_tokens: promptAs === 'cache_write_1h' ? prompt : 0,
-            audio: { prompt_tokens: promptAs === 'audio' ? prompt : 0, completion_tokens: completionAs === 'audio' ? completion : 0 },
-          },
-        });
-        if (!best || price.quota > best.quota) best = price;
-      }
-    }
-    return best;
-  };
+  const priceAt = (completion: number): Price => priceChatDearest({ quotas, type, discountBp, extras, prompt, completion });
   const best = priceAt(completion);
   const quota = best?.quota ?? 0;
   const perChoice = completion / choices;

@@ -20,7 +20,7 @@ import type { LineItem, LineKind, LineUnit } from '@fastgate/core/entities/call-
 import { BillingMethod, type ContextTier, type ModelQuotas, type TextQuota } from '@fastgate/core/entities/model-quota';
 import { ModelType } from '@fastgate/core/entities/model';
 import type { Usage } from '../providers/types';
-import { ceilSum, clean, cleanBp, discount, toQuota } from './decimal';
+import { clean, cleanBp, priceTotal } from './decimal';
 import type { ChatExtras, SearchContextSize, VisionMode } from './media';
 
 /**
@@ -78,11 +78,11 @@ function charge(block: PriceBlock | null, method: PriceDetail['method'], lines: 
     if (l.detail) item.detail = l.detail;
     items.push(item);
   }
-  const base = ceilSum(items.map((i) => [i.quantity, i.unit_price] as const));
+  const { base, quota } = priceTotal(items, bp);
   return {
-    quota: toQuota(discount(base, bp)),
+    quota,
     unpriced: block === null,
-    detail: { block, method, base_quota: toQuota(base), discount_bp: cleanBp(bp), items },
+    detail: { block, method, base_quota: base, discount_bp: cleanBp(bp), items },
   };
 }
 
@@ -204,7 +204,35 @@ export function priceChat({ quotas, type, usage, discountBp, extras }: PriceChat
   const searches = usage.search_calls === undefined ? extras?.search : { ...extras?.search, calls: usage.search_calls };
   lines.push(...visionLines(block.multimodal, extras?.images), ...searchLines(block.multimodal, searches));
   const price = charge(block.name, fixed ? 'fixed' : 'ratio', lines, discountBp);
-  return { ...price, prompt_ratio: rates.input, completion_ratio: rates.output };
+  // Listed, not spread: an object spread here was the most expensive line of a call's pricing.
+  return { quota: price.quota, unpriced: price.unpriced, detail: price.detail, prompt_ratio: rates.input, completion_ratio: rates.output };
+}
+
+/**
+ * The dearest price the settle could put on `prompt` + `completion` tokens (the chat reservation, estimate.ts):
+ * every prompt token at the highest rate a prompt token can be billed at (input, cache read, cache write 5 min
+ * or 1 h, audio), every completion token at the highest completion rate (output, audio). A price is a sum of
+ * tokens × rate plus parts no split touches (the per-call fee, images, searches, and the context tier, which
+ * follows the prompt's total), so this is the maximum over every split of the usage, priced once.
+ */
+export function priceChatDearest(input: Omit<PriceChatInput, 'usage'> & { prompt: number; completion: number }): ChatPrice {
+  const { prompt, completion } = input;
+  const usage: BillableUsage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const block = chatBlock(input.quotas, input.type);
+  if (block && !isFixed(block.text)) {
+    const r = tokenRates(block.text, count(prompt));
+    const audioIn = block.audio ? clean(block.audio.prompt_ratio) : 0;
+    const top = Math.max(r.input, r.cached, r.write_5m, r.write_1h, audioIn);
+    const audio = { prompt_tokens: 0, completion_tokens: 0 };
+    if (block.audio && top === audioIn) audio.prompt_tokens = prompt;
+    else if (top === r.input) usage.cached_tokens = 0;
+    else if (top === r.cached) usage.cached_tokens = prompt;
+    else if (top === r.write_5m) usage.cache_write_tokens = prompt;
+    else Object.assign(usage, { cache_write_tokens: prompt, cache_write_1h_tokens: prompt });
+    if (block.audio && clean(block.audio.completion_ratio) > r.output) audio.completion_tokens = completion;
+    if (audio.prompt_tokens || audio.completion_tokens) usage.audio = audio;
+  }
+  return priceChat({ quotas: input.quotas, type: input.type, discountBp: input.discountBp, extras: input.extras, usage });
 }
 
 /** Per image: the row of its detail mode (absent = `auto`, the provider default), else the default row;

@@ -80,6 +80,26 @@ describe.each(dialects)('GET /metrics on %s', (dialect) => {
     for (const secret of [w.key, PROVIDER_KEYS[0]!, 'gw-user-']) expect(now.text).not.toContain(secret);
   });
 
+  it('labels refused calls for models outside the catalogue as `unknown`: a caller cannot grow the label set', async () => {
+    const before = samples((await scrape(w.server.url)).text);
+    const names = Array.from({ length: 3 }, () => `no-such-model-${Math.random().toString(36).slice(2, 10)}`);
+    for (const model of names) {
+      const res = await fetch(`${w.server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      await res.text();
+    }
+    await w.flush();
+    const now = await scrape(w.server.url);
+    for (const model of names) expect(now.text).not.toContain(model);
+    const after = samples(now.text);
+    const unknown = [...after].filter(([k]) => k.startsWith('fastgate_call_logs_total{model="unknown"')).reduce((n, [k, v]) => n + v - (before.get(k) ?? 0), 0);
+    expect(unknown).toBe(names.length);
+  });
+
   it('counts failed upstream attempts by family and status class', async () => {
     for (const key of PROVIDER_KEYS) w.mock.faults.add({ key, status: 500, error: 'upstream exploded', times: 1 });
     const before = samples((await scrape(w.server.url)).text);

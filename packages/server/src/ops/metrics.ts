@@ -94,14 +94,33 @@ export class Metrics {
     }
   }
 
+  /**
+   * prom-client hashes a label object on every call; a request records three series, so each label set's
+   * children are looked up once and kept (the sets are bounded, as the header says).
+   */
+  private readonly children = new Map<string, { requests: Counter.Internal; latency: Histogram.Internal<string> }>();
+  private readonly flights = new Map<Face, Gauge.Internal<string>>();
+
+  private flight(face: Face): Gauge.Internal<string> {
+    let g = this.flights.get(face);
+    if (!g) this.flights.set(face, (g = this.inFlight.labels({ face })));
+    return g;
+  }
+
   requestStarted(face: Face): void {
-    this.inFlight.inc({ face });
+    this.flight(face).inc();
   }
 
   requestEnded(face: Face, method: string, route: string, status: number, seconds: number): void {
-    this.inFlight.dec({ face });
-    this.requests.inc({ face, method, route, status: String(status) });
-    this.latency.observe({ face, method, route, status_class: statusClass(status) }, seconds);
+    this.flight(face).dec();
+    const key = `${face} ${method} ${route} ${status}`;
+    let c = this.children.get(key);
+    if (!c) {
+      c = { requests: this.requests.labels({ face, method, route, status: String(status) }), latency: this.latency.labels({ face, method, route, status_class: statusClass(status) }) };
+      this.children.set(key, c);
+    }
+    c.requests.inc();
+    c.latency.observe(seconds);
   }
 
   /** One upstream attempt: its HTTP status (0 = no answer) or how it ended otherwise. */
@@ -115,6 +134,8 @@ export class Metrics {
   /** Call logs the ledger has just committed: the tokens and spend they record. */
   callLogsWritten(logs: readonly NewCallLog[]): void {
     for (const log of logs) {
+      // The catalogue name: a refused call for a model outside the catalogue has none (call-log.ts), so a
+      // caller's text never becomes a label.
       const model = log.name || 'unknown';
       this.calls.inc({ model, status: String(log.status ?? 0) });
       if (log.prompt_tokens) this.tokens.inc({ model, kind: 'prompt' }, Number(log.prompt_tokens));

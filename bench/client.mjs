@@ -1,13 +1,14 @@
 // @ts-check
-// The benchmark's own small client, run in its own process by bench/run.mjs: exact sub-millisecond
-// latencies at concurrency 1 (autocannon's histogram keeps whole milliseconds, too coarse for a
-// 0.5 ms budget) and time to the first streamed `data:` chunk.
+// The benchmark's own small client, run in its own process by bench/run.mjs and bench/scale.mjs: exact
+// sub-millisecond latencies at concurrency 1 (autocannon's histogram keeps whole milliseconds, too coarse
+// for a 0.5 ms budget) and time to the first streamed `data:` chunk.
 //
 //   node bench/client.mjs '<json {mode, targets, seconds?, rounds?, count?, model}>'
 //
 // Prints one JSON line: { [target name]: { n, errors, p50, p90, p99, mean } } in milliseconds.
-// Targets are measured interleaved (round-robin), so a burst of load from elsewhere on the machine
-// hits the direct and the gateway figures alike instead of skewing whichever ran at that moment.
+// Targets (the mock, the bare proxy, the gateway) are measured interleaved (round-robin), so a burst of
+// load from elsewhere on the machine hits every target's figures alike instead of skewing whichever ran
+// at that moment.
 import http from 'node:http';
 
 /** @typedef {{ name: string, url: string, key: string }} Target */
@@ -94,12 +95,18 @@ async function main() {
     }
   };
 
+  // Round i starts with target i mod n: each target goes first (and last) equally often.
+  const turn = (/** @type {number} */ i) => {
+    const k = i % job.targets.length;
+    return [...job.targets.slice(k), ...job.targets.slice(0, k)];
+  };
+
   if (job.mode === 'latency') {
     // Rounds of `slice` ms per target, alternating which target goes first.
     const rounds = job.rounds ?? 10;
     const slice = ((job.seconds ?? 10) * 1000) / rounds;
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 ? [...job.targets].reverse() : job.targets;
+      const order = turn(r);
       for (const t of order) {
         const until = performance.now() + slice;
         while (performance.now() < until) await one(t);
@@ -107,7 +114,7 @@ async function main() {
     }
   } else {
     for (let i = 0; i < (job.count ?? 300); i++) {
-      const order = i % 2 ? [...job.targets].reverse() : job.targets;
+      const order = turn(i);
       for (const t of order) await one(t);
     }
   }

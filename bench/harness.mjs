@@ -1,7 +1,8 @@
 // @ts-check
-// Shared by `npm run bench` and `npm run demo`: starts the mock provider and the product in their own
-// processes (so neither shares an event loop with the load generator or with each other) and
-// configures the product through the console API, the way an admin and a user would in the console.
+// Shared by `npm run bench` and `npm run demo`: starts the mock provider, the product and (for the
+// benchmark) the bare reference proxy in their own processes (so none shares an event loop with the load
+// generator or with another) and configures the product through the console API, the way an admin and a
+// user would in the console.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -149,6 +150,19 @@ export async function startMock(/** @type {number} */ port) {
 }
 
 /**
+ * The bare reference proxy (bench/bare-proxy.mjs) in its own process, in front of `upstreamUrl`, with the
+ * Node flags `npm start` gives the product (so their memory is compared like for like).
+ * @param {number} port @param {string} upstreamUrl
+ */
+export async function startBareProxy(port, upstreamUrl) {
+  const proc = startNode('bare-proxy', [...startFlags(), at('bench/bare-proxy.mjs'), String(port), upstreamUrl], { echo: (l) => /error/i.test(l) });
+  const url = `http://127.0.0.1:${port}`;
+  // Passed through to the mock's /health.
+  await waitReady(proc, `${url}/health`);
+  return { proc, url };
+}
+
+/**
  * The product from its bundle, in its own process, SQLite under dataDir (or PostgreSQL at `databaseUrl`).
  * `env` adds settings on top (e.g. REDIS_URL and a MASTER_KEY shared by several instances).
  * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[], env?: Record<string, string> }} o
@@ -245,14 +259,15 @@ async function loggedCode(/** @type {Proc} */ proc, /** @type {string} */ email)
  * Configures a running product as a newcomer would: as admin a corp, a priced model and a model agent
  * pointing at the mock; then a user registered by email code, recharged by the admin with `quota`
  * (a deal record, as every balance must have: `npm run ledger:verify` holds on the result); then that
- * user's app with its key.
+ * user's app with its key, under `rateLimits` when given (the app's limits: rps, rpm, tpm, …).
  * @param {{ proc: Proc, url: string }} product
- * @param {{ mockUrl: string, adminPassword: string, model: string, userEmail: string, userPassword: string, quota: number }} o
+ * @param {{ mockUrl: string, adminPassword: string, model: string, userEmail: string, userPassword: string, quota: number, corpName?: string, rateLimits?: Record<string, number> }} o
  */
 export async function configure(product, o) {
   const admin = new Client(product.url);
   admin.token = (await admin.ok('/api/v1/auth/login', { account: 'admin', password: o.adminPassword, channel: 'admin', method: 'account' })).token;
-  const corp = (await admin.ok('/api/v1/corp/create', { name: 'OpenAI', code: 'OpenAI', is_public: true })).id;
+  // corpName: another vendor name when the store already has an "OpenAI" (bench/logs.mjs on a seeded store).
+  const corp = (await admin.ok('/api/v1/corp/create', { name: o.corpName ?? 'OpenAI', code: 'OpenAI', is_public: true })).id;
   const model = (
     await admin.ok('/api/v1/model/create', {
       corp,
@@ -273,7 +288,7 @@ export async function configure(product, o) {
   user.token = (await user.ok('/api/v1/auth/register', { account: o.userEmail, password: o.userPassword, code, channel: 'user' })).token;
   const { user_id } = await user.get('/api/v1/user/info');
   await admin.ok('/api/v1/admin/user/recharge', { user_id, quota: o.quota });
-  const app = await user.ok('/api/v1/app/create', { name: 'Demo-app', is_create_key: true });
+  const app = await user.ok('/api/v1/app/create', { name: 'Demo-app', is_create_key: true, ...(o.rateLimits ? { rate_limits: o.rateLimits } : {}) });
   if (!app.key) throw new Error(`app/create answered no key: ${JSON.stringify(app)}`);
   return { appKey: /** @type {string} */ (app.key) };
 }

@@ -1,9 +1,11 @@
 // @ts-check
 // Load generation and kernel accounting shared by the gateway benchmarks (bench/run.mjs, bench/scale.mjs):
-// autocannon and bench/client.mjs in their own processes, per-process CPU and memory read from /proc
+// wrk or autocannon and bench/client.mjs in their own processes, per-process CPU and memory read from /proc
 // (Linux), and the revision measured.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as h from './harness.mjs';
 
@@ -63,41 +65,178 @@ export function chatBody(/** @type {string} */ model, stream = false) {
 /**
  * autocannon in its own process (not in ours, not in the servers'): its JSON result, plus `loadCpuSec`,
  * the CPU seconds autocannon itself used (sampled every 200 ms while it ran, so the last moments are missed).
- * @param {{ url: string, key: string, connections: number, seconds: number, body: string }} o
+ * `rate`: requests per second across all connections (autocannon's --overallRate), for a steady load.
+ * @param {{ url: string, key: string, connections: number, seconds: number, body: string, rate?: number }} o
  * @returns {Promise<any>}
  */
 export function autocannon(o) {
   const args = [
     fileURLToPath(import.meta.resolve('autocannon/autocannon.js')),
     ...['-c', String(o.connections), '-d', String(o.seconds), '-m', 'POST', '-b', o.body],
+    ...(o.rate ? ['-R', String(Math.max(1, Math.round(o.rate)))] : []),
     ...['-H', 'content-type=application/json', '-H', `authorization=Bearer ${o.key}`],
     '--json',
     '--no-progress',
     `${o.url}/v1/chat/completions`,
   ];
+  return runLoad('autocannon', process.execPath, args, (out, loadCpuSec) => ({ ...JSON.parse(out.trim().split('\n').pop() ?? ''), loadCpuSec }));
+}
+
+/**
+ * A load generator in its own process: `parse` reads its output (and throws when it cannot) with the CPU
+ * seconds the generator used; `cleanup` runs once it exited.
+ * @template T
+ * @param {string} name
+ * @param {string} command
+ * @param {string[]} args
+ * @param {(out: string, loadCpuSec: number) => T} parse
+ * @param {() => void} [cleanup]
+ * @returns {Promise<T>}
+ */
+function runLoad(name, command, args, parse, cleanup = () => {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: h.root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: h.root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    let cpu = 0;
-    const sampler = setInterval(() => {
-      const s = child.pid ? procStats(child.pid).cpuSec : NaN;
-      if (Number.isFinite(s)) cpu = s;
-    }, 200);
+    const cpu = cpuSampler(child);
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
     child.on('exit', (code) => {
-      clearInterval(sampler);
-      const line = out.trim().split('\n').pop() ?? '';
+      const loadCpuSec = cpu();
+      cleanup();
       try {
         if (code !== 0) throw new Error(`exit ${code}`);
-        resolve({ ...JSON.parse(line), loadCpuSec: cpu });
+        resolve(parse(out, loadCpuSec));
       } catch (e) {
-        reject(new Error(`autocannon failed (${e instanceof Error ? e.message : e}): ${err.slice(-500)}`));
+        reject(new Error(`${name} failed (${e instanceof Error ? e.message : e}): ${(err || out).slice(-500)}`));
       }
     });
   });
+}
+
+/**
+ * @typedef {object} LoadResult  one load run, whichever tool made it
+ * @property {'wrk' | 'autocannon'} tool
+ * @property {number} seconds
+ * @property {number} total  answers
+ * @property {number} ok  2xx answers
+ * @property {number} non2xx
+ * @property {number} errors  socket errors
+ * @property {number} timeouts
+ * @property {number} rps
+ * @property {{ p50: number, p90: number, p99: number, max: number }} latency  ms
+ * @property {number} loadCpuSec  CPU seconds the load generator itself used
+ */
+
+/**
+ * The CPU seconds a child process has used, sampled every 200 ms while it runs (so its last moments are
+ * missed); the returned function stops the sampling and answers.
+ * @param {import('node:child_process').ChildProcess} child
+ */
+function cpuSampler(child) {
+  let cpu = 0;
+  const timer = setInterval(() => {
+    const s = child.pid ? procStats(child.pid).cpuSec : NaN;
+    if (Number.isFinite(s)) cpu = s;
+  }, 200);
+  return () => {
+    clearInterval(timer);
+    return cpu;
+  };
+}
+
+/**
+ * The load generator of the concurrency-64 runs: wrk when it is installed, else autocannon; BENCH_LOAD=wrk
+ * or BENCH_LOAD=autocannon chooses. wrk is a C program: it spends several times less CPU per request than
+ * autocannon (Node), and on 2 cores the load generator's CPU is taken from the servers measured.
+ * @returns {'wrk' | 'autocannon'}
+ */
+export function loadTool() {
+  const want = process.env.BENCH_LOAD;
+  if (want === 'autocannon') return 'autocannon';
+  const found = !spawnSync('wrk', ['-v'], { encoding: 'utf8' }).error;
+  if (want === 'wrk' && !found) throw new Error('BENCH_LOAD=wrk, but wrk is not installed (apt-get install wrk)');
+  return found ? 'wrk' : 'autocannon';
+}
+
+const luaString = (/** @type {string} */ s) => `"${s.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n')}"`;
+
+/** wrk's Lua script: POSTs `body` with the key, and prints one JSON summary line when done (latencies in µs). */
+function wrkScript(/** @type {string} */ body, /** @type {string} */ key) {
+  return [
+    'wrk.method = "POST"',
+    `wrk.body = ${luaString(body)}`,
+    'wrk.headers["Content-Type"] = "application/json"',
+    `wrk.headers["Authorization"] = ${luaString(`Bearer ${key}`)}`,
+    'function done(summary, latency, requests)',
+    '  local e = summary.errors',
+    `  io.write(string.format('\\nWRK-JSON {"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"p50":%d,"p90":%d,"p99":%d,"max":%d}\\n',`,
+    '    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout,',
+    '    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max))',
+    'end',
+  ].join('\n');
+}
+
+/**
+ * wrk in its own process, one thread (one core's worth of epoll serves 64 connections with room to spare).
+ * @param {{ url: string, key: string, connections: number, seconds: number, body: string }} o
+ * @returns {Promise<LoadResult>}
+ */
+export function wrk(o) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-wrk-'));
+  const script = path.join(dir, 'post.lua');
+  fs.writeFileSync(script, wrkScript(o.body, o.key));
+  const args = ['-t', '1', '-c', String(o.connections), '-d', `${o.seconds}s`, '--timeout', '10s', '-s', script, `${o.url}/v1/chat/completions`];
+  return runLoad(
+    'wrk',
+    'wrk',
+    args,
+    (out, loadCpuSec) => {
+      const line = /^WRK-JSON (.*)$/m.exec(out)?.[1];
+      if (!line) throw new Error('no summary line');
+      const r = JSON.parse(line);
+      const seconds = r.duration_us / 1e6;
+      // wrk counts answers with a status of 400 or more as `status` errors (and none below: no 3xx here).
+      return {
+        tool: /** @type {const} */ ('wrk'),
+        seconds,
+        total: r.requests,
+        ok: r.requests - r.status,
+        non2xx: r.status,
+        errors: r.connect + r.read + r.write,
+        timeouts: r.timeout,
+        rps: r.requests / seconds,
+        latency: { p50: r.p50 / 1000, p90: r.p90 / 1000, p99: r.p99 / 1000, max: r.max / 1000 },
+        loadCpuSec,
+      };
+    },
+    () => fs.rmSync(dir, { recursive: true, force: true }),
+  );
+}
+
+/**
+ * A chat load at fixed concurrency with the tool loadTool() picks, as one LoadResult.
+ * @param {{ url: string, key: string, connections: number, seconds: number, body: string }} o
+ * @param {'wrk' | 'autocannon'} [tool]
+ * @returns {Promise<LoadResult>}
+ */
+export async function load(o, tool = loadTool()) {
+  if (tool === 'wrk') return wrk(o);
+  const r = await autocannon(o);
+  return {
+    tool: 'autocannon',
+    seconds: o.seconds,
+    total: r.requests.total,
+    ok: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    rps: r.requests.total / o.seconds,
+    // autocannon's histogram keeps whole milliseconds.
+    latency: { p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
+    loadCpuSec: r.loadCpuSec,
+  };
 }
 
 /**
@@ -116,4 +255,111 @@ export function gitRevision() {
   const rev = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: h.root, encoding: 'utf8' }).stdout?.trim();
   const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: h.root, encoding: 'utf8' }).stdout?.trim();
   return rev ? `${rev}${dirty ? ' + uncommitted changes' : ''}` : 'unknown';
+}
+
+/** @typedef {{ name: string, labels: Record<string, string>, value: number }} Sample  one line of Prometheus text */
+
+/** The samples of a Prometheus text exposition (comments and malformed lines skipped). */
+export function parseMetrics(/** @type {string} */ text) {
+  /** @type {Sample[]} */
+  const out = [];
+  for (const line of text.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
+    if (!m) continue;
+    /** @type {Record<string, string>} */
+    const labels = {};
+    for (const l of (m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]] = l[2];
+    const value = m[3] === '+Inf' ? Infinity : Number(m[3]);
+    if (!Number.isNaN(value)) out.push({ name: m[1], labels, value });
+  }
+  return out;
+}
+
+/** GET /metrics of a product, with the scrape token a deployer gives its Prometheus. @returns {Promise<Sample[]>} */
+export async function scrapeMetrics(/** @type {string} */ url, /** @type {string} */ token) {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`GET /metrics: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
+  return parseMetrics(await res.text());
+}
+
+/** Milliseconds per unit of a metric, by the unit its name ends in (Prometheus names carry it). */
+const msPer = (/** @type {string} */ name) => (/_seconds/.test(name) ? 1000 : /_(micro|u)s|_microseconds/.test(name) ? 1e-3 : /_nanoseconds|_ns(?:_|$)/.test(name) ? 1e-6 : 1);
+
+/** Quantile q of a cumulative histogram's buckets (`le` ascending), interpolated like PromQL's histogram_quantile. */
+function bucketQuantile(/** @type {{ le: number, n: number }[]} */ buckets, /** @type {number} */ q) {
+  const total = buckets.at(-1)?.n ?? 0;
+  if (!total) return NaN;
+  const rank = q * total;
+  let prev = { le: 0, n: 0 };
+  for (const b of buckets) {
+    if (b.n >= rank) return b.le === Infinity ? prev.le : prev.le + ((b.le - prev.le) * (rank - prev.n)) / Math.max(b.n - prev.n, 1e-9);
+    prev = b;
+  }
+  return prev.le;
+}
+
+/**
+ * The product's event-loop delay p99 (ms) over load windows, each a pair of /metrics scrapes taken right
+ * before and right after it, and where the figure came from. In order of preference:
+ * - a histogram whose name contains `event_loop_delay`: p99 of the observations made inside the windows;
+ * - a summary or gauge whose name contains `event_loop_delay` with quantile="0.99" (or a name with p99):
+ *   as exported at the end of each window (its window is the product's), the worst window's;
+ * - prom-client's default `nodejs_eventloop_lag_p99_seconds`: its monitorEventLoopDelay histogram is reset
+ *   at every scrape, so each figure covers one window (the worst is taken); it records whole timer
+ *   intervals (10 ms resolution), so the 10 ms are taken off.
+ * @param {[before: Sample[], after: Sample[]][]} windows
+ * @returns {{ p99: number, source: string }}
+ */
+export function eventLoopDelayP99(windows) {
+  const last = windows.at(-1)?.[1] ?? [];
+  const worst = windows.length > 1 ? `, worst of ${windows.length} windows` : '';
+  const own = last.filter((s) => s.name.includes('event_loop_delay'));
+  const bucketName = own.find((s) => s.name.endsWith('_bucket'))?.name;
+  if (bucketName) {
+    /** @type {Map<string, number>} */
+    const counts = new Map();
+    for (const [before, after] of windows) {
+      const earlier = new Map(before.filter((s) => s.name === bucketName).map((s) => [s.labels.le, s.value]));
+      for (const s of after.filter((x) => x.name === bucketName)) counts.set(s.labels.le, (counts.get(s.labels.le) ?? 0) + s.value - (earlier.get(s.labels.le) ?? 0));
+    }
+    const buckets = [...counts].map(([le, n]) => ({ le: le === '+Inf' ? Infinity : Number(le), n })).sort((a, b) => a.le - b.le);
+    return { p99: bucketQuantile(buckets, 0.99) * msPer(bucketName), source: `${bucketName.replace(/_bucket$/, '')} (histogram; observations made during the load)` };
+  }
+  /** @param {(s: Sample) => boolean} pick */
+  const worstOf = (pick) => Math.max(...windows.map(([, after]) => after.find(pick)?.value ?? NaN));
+  const q = own.find((s) => s.labels.quantile === '0.99') ?? own.find((s) => /p99/.test(s.name));
+  if (q) {
+    const v = worstOf((s) => s.name === q.name && s.labels.quantile === q.labels.quantile);
+    return { p99: v * msPer(q.name), source: `${q.name}${q.labels.quantile ? '{quantile="0.99"}' : ''} (as exported: its window is the product's${worst})` };
+  }
+  if (last.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')) {
+    const v = worstOf((s) => s.name === 'nodejs_eventloop_lag_p99_seconds');
+    return { p99: Math.max(0, v * 1000 - 10), source: `prom-client's nodejs_eventloop_lag_p99_seconds minus its 10 ms timer (reset at each scrape, so it covers the load${worst})` };
+  }
+  return { p99: NaN, source: 'no event-loop delay metric on /metrics' };
+}
+
+/**
+ * Rounds of one target's load as one result: counts, durations and CPU summed; of the latencies, p50 is
+ * the answer-weighted mean of the rounds' and p90, p99 and max the worst round's (percentiles do not add up).
+ * @param {LoadResult[]} runs
+ * @returns {LoadResult}
+ */
+export function mergeLoads(runs) {
+  const sum = (/** @type {(r: LoadResult) => number} */ f) => runs.reduce((a, r) => a + f(r), 0);
+  const worst = (/** @type {(r: LoadResult) => number} */ f) => Math.max(...runs.map(f));
+  const total = sum((r) => r.total);
+  const seconds = sum((r) => r.seconds);
+  return {
+    tool: runs[0].tool,
+    seconds,
+    total,
+    ok: sum((r) => r.ok),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    rps: total / seconds,
+    latency: { p50: sum((r) => r.latency.p50 * r.total) / (total || 1), p90: worst((r) => r.latency.p90), p99: worst((r) => r.latency.p99), max: worst((r) => r.latency.max) },
+    loadCpuSec: sum((r) => r.loadCpuSec),
+  };
 }

@@ -8,12 +8,15 @@ import { purgeExpiredSessions } from './auth/sessions';
 import { createMemoryBus } from './bus/index';
 import { createMemoryLimiter } from './limits/index';
 import { memoryLedgerStore } from './billing/ledger-memory';
+import { SqliteWriter } from './billing/sqlite-writer';
 import { consoleApi } from './console/index';
 import { decorateRouteList } from './http/route-registry';
 import { Gateway } from './gateway/gateway';
 import { gatewayApi } from './gateway/index';
 import { geminiNativeApi } from './gateway/gemini-native-routes';
-import { createDb, migrateToLatest } from './db/index';
+import { ensureCallLogPartitionsAhead } from './db/call-log-partitions';
+import { createDb, migrateToLatest, sqliteFile } from './db/index';
+import { logSqliteSpace } from './db/sqlite-space';
 import { startHousekeeping } from './jobs/housekeeping';
 import { startVipJob } from './vip/rules';
 import { startNotices } from './jobs/notices';
@@ -67,7 +70,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   app.decorate('ctx', ctx);
   // The gateway reads its config from memory, loaded after the migrations; on close it writes its last
   // charges and call logs before the database goes.
-  const gateway = new Gateway(ctx, redis?.ledgerStore ?? memoryLedgerStore);
+  // One instance on SQLite: the ledger's batches are written by a thread of their own, off the event loop.
+  const ledgerWriter = dialect === 'sqlite' && !redis ? new SqliteWriter(sqliteFile(config.dataDir)) : undefined;
+  const gateway = new Gateway(ctx, redis?.ledgerStore ?? memoryLedgerStore, ledgerWriter);
   app.decorate('gateway', gateway);
   // Daily at 2:00; it only reads the database when it fires, long after start-up.
   const housekeeping = startHousekeeping(ctx);
@@ -95,7 +100,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   });
 
   await migrateToLatest(db);
+  // PostgreSQL: call logs' daily partitions from yesterday to a week ahead (db/call-log-partitions.ts; never throws).
+  await ensureCallLogPartitionsAhead(ctx);
   await ensureFirstAdmin(ctx);
+  // SQLite: the file converted to incremental auto_vacuum at open, or a warning that it needs `npm run db:compact`.
+  logSqliteSpace(ctx);
   await purgeExpiredSessions(ctx);
   await gateway.start();
   redis?.start(ctx, gateway.snapshot);
@@ -109,10 +118,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   // JSON bodies everywhere with a bound on nesting (http/json-body.ts).
   registerJsonBody(app);
   // The console's axios sends this cookie back as X-XSRF-TOKEN (docs/SPEC.md §7); checked on signed-in POSTs.
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every gateway call too, and has nothing to await.
+  app.addHook('onRequest', (request, reply, done) => {
     if (!request.cookies[XSRF_COOKIE] && faceOf(request.url) !== 'gateway') {
       reply.setCookie(XSRF_COOKIE, randomToken(24), { path: '/', sameSite: 'strict', httpOnly: false });
     }
+    done();
   });
 
   // Request ids, metrics and the access log for every route below; /ready, /metrics, /api/docs.

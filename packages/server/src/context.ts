@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus } from './bus/index';
 import type { Config } from './config';
-import type { Dialect } from './db/index';
+import type { Dialect } from './db/schema';
 import type { DB } from './db/schema';
 import type { Mailer } from './mail/mailer';
 import type { RateLimiter } from './limits/types';

@@ -3,7 +3,7 @@
 // that can sign in and see their own logs — and a second run must add to the first.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedLogs, type SeedOptions, type SeedSummary } from '../src/seed/seed';
-import { Client, dialects, startServer, type TestServer } from './helpers';
+import { Client, dialects, expectNoDrift, setQuota, startServer, type TestServer } from './helpers';
 
 const OPTS: SeedOptions = { rows: 3000, days: 10, users: 30, resellers: 2, seed: 7, chunk: 500, password: 'Seed#12345', statistics: true };
 const num = (v: unknown) => Number(v ?? 0);
@@ -91,5 +91,17 @@ describe.each(dialects)('seed:logs on %s', (dialect) => {
     expect(num(rows.n)).toBe(OPTS.rows + 500);
     const stats = await db.selectFrom('stat_user_day').select((eb) => eb.fn.sum('spend').as('s')).executeTakeFirstOrThrow();
     expect(num(stats.s)).toBe(first.spend + again.spend);
+  });
+
+  it("tops a reseller up before its users when their calls cost more than it holds (10M rows failed here)", async () => {
+    const { db } = server.app.ctx;
+    // Every reseller and its users spent: the users' top-ups come from resellers holding nothing.
+    const accounts = await db.selectFrom('users').select(['user_id', 'rid']).where((eb) => eb.or([eb('account', 'like', 'seed-reseller-%'), eb('rid', '<>', 0)])).execute();
+    for (const a of accounts) await setQuota(server, a.user_id, 0);
+    const again = await seedLogs(server.app, { ...OPTS, rows: 500, seed: 9 });
+    expect(again.rows).toBe(500);
+    const balances = await db.selectFrom('users').select(['quota']).where('user_id', 'in', accounts.map((a) => a.user_id)).execute();
+    expect(balances.every((u) => u.quota >= 0)).toBe(true);
+    await expectNoDrift(server);
   });
 });

@@ -5,6 +5,7 @@
 // stored once more with what the database could not take emptied; a row refused even then is only
 // reported. The entry's charge is applied either way: the money movement is what matters.
 import { sql, type Transaction } from 'kysely';
+import { callLogConflict } from '../db/call-log-partitions';
 import type { CallLogsTable, Database, NewCallLog } from '../db/schema';
 import { isStorable } from '../db/text';
 import { newId } from '../http/ids';
@@ -97,7 +98,7 @@ export interface Quarantined {
 async function insertOne(trx: Transaction<Database>, row: NewCallLog): Promise<{ fresh: boolean } | { refused: unknown }> {
   await sql`savepoint ledger_row`.execute(trx);
   try {
-    const rows = await trx.insertInto('call_logs').values(row).onConflict((oc) => oc.columns(['trace_id', 'attempt']).doNothing()).returning('id').execute();
+    const rows = await trx.insertInto('call_logs').values(row).onConflict((oc) => oc.columns(callLogConflict(trx)).doNothing()).returning('id').execute();
     await sql`release savepoint ledger_row`.execute(trx);
     return { fresh: rows.length > 0 };
   } catch (err) {

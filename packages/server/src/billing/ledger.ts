@@ -12,7 +12,8 @@ import type { Ctx } from '../context';
 import type { NewCallLog } from '../db/schema';
 import { accountKey, type AccountRef, type Balances, type Debit, type Entry, type LedgerStore, type LedgerStoreFactory, type Reservation, type StoreBatch } from './ledger-types';
 import { dbError, refusesRows, writeSalvaged } from './ledger-quarantine';
-import { applyWritten, writeEntries } from './ledger-write';
+import { applyWritten, planEntries, writeEntries } from './ledger-write';
+import type { SqliteWriter } from './sqlite-writer';
 
 const LEDGERS = new WeakMap<Ctx, Ledger>();
 
@@ -46,7 +47,7 @@ export class Ledger {
     private readonly ctx: Ctx,
     private readonly balances: Balances,
     makeStore: LedgerStoreFactory,
-    private readonly opts: { flushMs?: number; maxBatch?: number } = {},
+    private readonly opts: { flushMs?: number; maxBatch?: number; writer?: SqliteWriter } = {},
   ) {
     this.store = makeStore(ctx, balances, () => void this.flush());
     LEDGERS.set(ctx, this);
@@ -229,15 +230,35 @@ export class Ledger {
   private async commit(batch: StoreBatch): Promise<{ err: unknown } | undefined> {
     let totals: Debit[] = [];
     try {
-      await this.ctx.db.transaction().execute(async (trx) => {
-        totals = await writeEntries(trx, batch.entries, batch.dedupe, this.ctx.log);
-        await this.store.beforeCommit(batch, totals);
-      });
+      totals = await this.transact(batch);
     } catch (err) {
       return { err };
     }
     await this.written(batch, totals, batch.entries.flatMap((e) => e.logs));
     return undefined;
+  }
+
+  /** The batch's transaction: in the SQLite writer thread when there is one (the memory store's batches), else here. */
+  private async transact(batch: StoreBatch): Promise<Debit[]> {
+    const writer = this.opts.writer;
+    if (writer?.usable && !batch.dedupe) {
+      const plan = planEntries(this.ctx.db, batch.entries);
+      try {
+        await writer.run(plan.statements);
+        return plan.totals;
+      } catch (err) {
+        // A refused row or a busy database: the caller's rules apply. A thread that died (it rolled its
+        // transaction back): this batch and the next ones go on the main connection.
+        if (writer.usable) throw err;
+        this.ctx.log.error({ err }, 'the SQLite writer thread failed; the ledger writes on the main connection');
+      }
+    }
+    let totals: Debit[] = [];
+    await this.ctx.db.transaction().execute(async (trx) => {
+      totals = await writeEntries(trx, batch.entries, batch.dedupe, this.ctx.log);
+      await this.store.beforeCommit(batch, totals);
+    });
+    return totals;
   }
 
   /** Writes a refused batch in halves, down to single entries that are written row by row. */
@@ -328,5 +349,6 @@ export class Ledger {
     await this.queueDrain(true);
     clearTimeout(this.timer);
     await this.store.close();
+    await this.opts.writer?.close();
   }
 }

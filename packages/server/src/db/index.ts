@@ -2,15 +2,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import { migrationProvider } from './migrations/index';
-import type { Database, DB } from './schema';
+import type { Database, DB, Dialect } from './schema';
+import { prepareSqliteFile } from './sqlite-space';
 
 // PostgreSQL returns bigint (int8) as a string; quota and epoch-ms values fit a double (< 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './schema';
+
+/** The embedded database's file under DATA_DIR. */
+export const sqliteFile = (dataDir: string): string => path.join(dataDir, 'fastgate.db');
 
 export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db: DB; dialect: Dialect } {
   if (opts.databaseUrl) {
@@ -21,11 +25,27 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const file = new SQLite(path.join(opts.dataDir, 'fastgate.db'));
+  const file = new SQLite(sqliteFile(opts.dataDir));
+  // Before anything creates the first table: a new file hands freed pages back (db/sqlite-space.ts runs
+  // incremental_vacuum after big deletes). On an existing file this only records the mode for its next VACUUM.
+  file.pragma('auto_vacuum = INCREMENTAL');
   file.pragma('journal_mode = WAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), dialect: 'sqlite' };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immediateTransactions(file) }) });
+  // A file made without auto_vacuum switches now while small, before anything reads or serves (db/sqlite-space.ts).
+  prepareSqliteFile(file, db);
+  return { db, dialect: 'sqlite' };
+}
+
+/**
+ * kysely opens SQLite transactions with a plain (deferred) BEGIN. The ledger's writer thread commits on a
+ * second connection (billing/sqlite-writer.ts); a deferred transaction here that read before such a commit
+ * and writes after it fails at once (SQLITE_BUSY: its snapshot is stale, and no busy wait helps). BEGIN
+ * IMMEDIATE takes the write lock first, waiting (busy_timeout) at most one ledger batch for it.
+ */
+export function immediateTransactions(file: SQLite.Database): SqliteDatabase {
+  return { close: () => file.close(), prepare: (sql: string) => file.prepare(sql === 'begin' ? 'begin immediate' : sql) };
 }
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -13,6 +13,9 @@ import type { userResource } from '@fastgate/core/entities/user';
 import type { vipResource } from '@fastgate/core/entities/vip';
 import type { StoredColumns } from '@fastgate/core/resource';
 
+/** Which database the product runs on. */
+export type Dialect = 'sqlite' | 'postgres';
+
 /** Resource columns a migration gives a default: inserts that do not set them (registration, seeds) may leave them out. */
 type WithDefaults<T, K extends keyof T> = Omit<T, K> & { [P in K]: Generated<T[P]> };
 

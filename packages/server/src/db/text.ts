@@ -12,6 +12,10 @@ export const storable = (text: string): string => (isStorable(text) ? text : tex
 /** `row` with every string value made storable (the same object type). */
 export function storableRow<T extends object>(row: T): T {
   const out = { ...row } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(out)) if (typeof v === 'string') out[k] = storable(v);
+  // for…in, not Object.entries: every call log passes here, and entries() allocated a pair per column.
+  for (const k in out) {
+    const v = out[k];
+    if (typeof v === 'string' && !isStorable(v)) out[k] = storable(v);
+  }
   return out as T;
 }

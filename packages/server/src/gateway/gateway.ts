@@ -7,6 +7,7 @@ import { QuotaExpiresRule } from '@fastgate/core/entities/app-key';
 import { Status } from '@fastgate/core/constants';
 import { Ledger } from '../billing/ledger';
 import type { LedgerStoreFactory } from '../billing/ledger-types';
+import type { SqliteWriter } from '../billing/sqlite-writer';
 import type { Ctx } from '../context';
 import { createMemoryBreakers, createRedisBreakers } from '../breakers/index';
 import { KeyHealth } from '../jobs/key-health';
@@ -33,10 +34,12 @@ export class Gateway {
   constructor(
     private readonly ctx: Ctx,
     ledgerStore: LedgerStoreFactory,
+    /** SQLite with the memory store: the ledger's batches are written off the event loop (billing/sqlite-writer.ts). */
+    ledgerWriter?: SqliteWriter,
   ) {
     this.snapshot = new Snapshot(ctx);
     // The snapshot holds the stored balances the ledger counts from.
-    this.ledger = new Ledger(ctx, this.snapshot, ledgerStore);
+    this.ledger = new Ledger(ctx, this.snapshot, ledgerStore, { writer: ledgerWriter });
     this.limiter = ctx.limiter;
     this.upstream = createUpstream(() => this.snapshot.sys.http);
     this.health = new KeyHealth(ctx, () => this.snapshot.sys.auto_enable_error);

@@ -1,8 +1,11 @@
 // Deleting call logs without holding the gateway up: the ids of at most `batch` rows are picked in
 // request-time order (an index range), deleted by id in one short statement, and the loop yields before
-// the next batch, so the ledger's batched writes never wait behind one long delete.
+// the next batch, so the ledger's batched writes never wait behind one long delete. On PostgreSQL,
+// retention first drops the whole days past the cutoff (db/call-log-partitions.ts); the batches then
+// only see the day that straddles it and the default partition.
 import type { SelectQueryBuilder } from 'kysely';
 import type { Ctx } from '../context';
+import { dropCallLogPartitions } from '../db/call-log-partitions';
 import type { Database } from '../db/schema';
 
 type LogQuery = SelectQueryBuilder<Database, 'call_logs', object>;
@@ -30,11 +33,20 @@ export async function purgeCallLogs(ctx: Ctx, narrow: (q: LogQuery) => LogQuery,
     if (floor !== undefined) q = q.where('req_time', '>=', floor);
     const rows = await q.execute();
     if (!rows.length) break;
-    const res = await ctx.db.deleteFrom('call_logs').where('id', 'in', rows.map((r) => r.id)).executeTakeFirst();
+    let del = ctx.db.deleteFrom('call_logs').where('id', 'in', rows.map((r) => r.id));
+    // PostgreSQL: the batch's request-time span narrows the delete to its days (by id alone it would probe every partition's index).
+    if (ctx.dialect === 'postgres') del = del.where('req_time', '>=', rows[0]!.req_time).where('req_time', '<=', rows[rows.length - 1]!.req_time);
+    const res = await del.executeTakeFirst();
     deleted += Number(res.numDeletedRows);
     if (rows.length < batch) break;
     floor = rows[rows.length - 1]!.req_time;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
   return deleted;
+}
+
+/** Retention: every call log with req_time before `cutoff`, whole partitions first where there are any; returns the count. */
+export async function purgeCallLogsBefore(ctx: Ctx, cutoff: number, opts: PurgeOptions = {}): Promise<number> {
+  const dropped = ctx.dialect === 'postgres' ? await dropCallLogPartitions(ctx.db, ctx.log, cutoff, opts.stopped) : 0;
+  return dropped + (await purgeCallLogs(ctx, (q) => q.where('req_time', '<', cutoff), opts));
 }

@@ -19,11 +19,14 @@ export async function applyCharges(ctx: Ctx, tally: Tally): Promise<{ recharged:
   const top = (need: number) => Math.ceil((need + 100 * USD) / USD) * USD;
   const resellerNeeds = new Map<number, number>();
   for (const u of short) if (u.rid) resellerNeeds.set(u.rid, (resellerNeeds.get(u.rid) ?? 0) + top(u.need));
-  const moves: Movement[] = [
-    ...[...resellerNeeds].map(([rid, quota]): Movement => ({ userId: rid, quota, type: QuotaType.Recharge, creator: 'admin', remark: 'seed top-up' })),
-    ...short.map((u): Movement => ({ userId: u.user_id, quota: top(u.need), type: QuotaType.Recharge, creator: 'admin', remark: 'seed top-up', ...(u.rid ? { from: u.rid } : {}) })),
-  ];
-  await moveQuota(ctx, moves);
+  const resellerMoves = [...resellerNeeds].map(([rid, quota]): Movement => ({ userId: rid, quota, type: QuotaType.Recharge, creator: 'admin', remark: 'seed top-up' }));
+  const userMoves = short.map((u): Movement => ({ userId: u.user_id, quota: top(u.need), type: QuotaType.Recharge, creator: 'admin', remark: 'seed top-up', ...(u.rid ? { from: u.rid } : {}) }));
+  // Resellers first, on their own: moveQuota holds what each reseller gives against its balance before
+  // the batch runs, so a top-up in the same batch would not count (at 10M rows a reseller's users spend
+  // more than its opening balance, and the seed failed with quota.reseller_insufficient after writing every row).
+  await moveQuota(ctx, resellerMoves);
+  await moveQuota(ctx, userMoves);
+  const moves = [...resellerMoves, ...userMoves];
 
   const now = Date.now();
   await db.transaction().execute(async (trx) => {

@@ -19,6 +19,7 @@ import * as storedResponses from './2026-11-24-05-stored-responses';
 import * as usageDetails from './2026-11-24-07-usage-details';
 import * as resellerFloor from './2026-11-24-08-reseller-floor';
 import * as modelTokenLimits from './2026-11-24-09-model-token-limits';
+import * as callLogsPartitioned from './2026-11-24-10-call-logs-partitioned';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-07-usage-details': usageDetails,
   '2026-11-24-08-reseller-floor': resellerFloor,
   '2026-11-24-09-model-token-limits': modelTokenLimits,
+  '2026-11-24-10-call-logs-partitioned': callLogsPartitioned,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,35 @@
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import type { Database, NewCallLog } from '../db/schema';
+import { insertLogs } from './ledger-write';
+
+// Compiling only: neither database is reached.
+const sqlite = new Kysely<Database>({ dialect: new SqliteDialect({ database: { close() {}, prepare: () => ({}) as never } }) });
+const postgres = new Kysely<Database>({ dialect: new PostgresDialect({ pool: {} as never }) });
+
+// A few columns are enough to compare the compiled texts.
+const row = (i: number): NewCallLog => ({ id: `t${i}:0`, trace_id: `t${i}`, attempt: 0, user_id: 7, req_time: 1_700_000_000_000 + i, total_price: i * 3, model: 'gpt-4o', messages: `[{"role":"user","content":"${i}"}]`, prompt_ratio: 0.75 }) as NewCallLog;
+
+describe('insertLogs', () => {
+  it.each([
+    ['SQLite', sqlite],
+    ['PostgreSQL', postgres],
+  ])('compiles what kysely compiles, on %s', (_, db) => {
+    for (const rows of [[row(1)], Array.from({ length: 100 }, (_, i) => row(i)), Array.from({ length: 37 }, (_, i) => row(i))]) {
+      const conflict = db === postgres ? ['trace_id', 'attempt', 'req_time'] as const : ['trace_id', 'attempt'] as const;
+      const kysely = db.insertInto('call_logs').values(rows).onConflict((oc) => oc.columns([...conflict]).doNothing()).compile();
+      const ours = insertLogs(db, rows);
+      expect(ours.sql).toBe(kysely.sql);
+      expect(ours.parameters).toEqual(kysely.parameters);
+    }
+  });
+
+  it('leaves rows of different shapes to kysely (its nulls for missing columns)', () => {
+    const odd = [row(1), { ...row(2), err_msg: 'x' }, { ...row(3), model: undefined }] as NewCallLog[];
+    const kysely = sqlite.insertInto('call_logs').values(odd).onConflict((oc) => oc.columns(['trace_id', 'attempt']).doNothing()).compile();
+    expect(insertLogs(sqlite, odd)).toMatchObject({ sql: kysely.sql, parameters: kysely.parameters });
+    const reordered = [row(1), Object.fromEntries(Object.entries(row(2)).reverse()) as NewCallLog];
+    const k2 = sqlite.insertInto('call_logs').values(reordered).onConflict((oc) => oc.columns(['trace_id', 'attempt']).doNothing()).compile();
+    expect(insertLogs(sqlite, reordered)).toMatchObject({ sql: k2.sql, parameters: k2.parameters });
+  });
+});

@@ -1,0 +1,145 @@
+// Issue 16: on SQLite the ledger's batches (hundreds of call-log rows, the balance updates, the commit's
+// fsync) ran on the main thread, synchronously, and every request that arrived meanwhile waited. They are
+// written by a thread of their own now (billing/sqlite-writer.ts); these tests hold the main thread to
+// that, and the thread to the transaction semantics the ledger counts on.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql, Kysely, SqliteDialect } from 'kysely';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { refusesRows } from '../src/billing/ledger-quarantine';
+import { SqliteWriter } from '../src/billing/sqlite-writer';
+import { immediateTransactions } from '../src/db/index';
+import { expectNoDrift } from './helpers';
+import { world } from './gateway-fixtures';
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the ledger on SQLite', () => {
+  it('writes its batches off the main thread: no call-log insert is prepared there, and the books still balance', async () => {
+    const w = await world('sqlite');
+    try {
+      // The main thread's better-sqlite3 (the writer thread loads its own copy of the module).
+      const prepared = vi.spyOn(SQLite.prototype, 'prepare');
+      const calls = await Promise.all(Array.from({ length: 40 }, (_, i) => w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: `call ${i}` }] })));
+      expect(calls).toHaveLength(40);
+      await w.flush();
+      const onMain = prepared.mock.calls.map(([text]) => String(text)).filter((text) => /insert into "call_logs"|update "users"/i.test(text));
+      expect(onMain).toEqual([]);
+      prepared.mockRestore();
+      // Written all the same, read back on the main connection at once (WAL: the commit is visible).
+      const logs = await w.server.app.ctx.db.selectFrom('call_logs').select(sql<number>`count(*)`.as('n')).where('user_id', '=', w.user.userId).executeTakeFirstOrThrow();
+      expect(Number(logs.n)).toBe(40);
+      await expectNoDrift(w.server);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe('SqliteWriter', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+  const file = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-writer-'));
+    dirs.push(dir);
+    const f = path.join(dir, 'fastgate.db');
+    const main = new SQLite(f);
+    main.pragma('journal_mode = WAL');
+    main.exec('create table t (id integer primary key, v integer not null check (v >= 0))');
+    return { f, main, db: new Kysely<any>({ dialect: new SqliteDialect({ database: main }) }) };
+  };
+
+  it('commits every statement of a run together, or none: a refused row rolls the whole run back with the code refusesRows reads', async () => {
+    const { f, main, db } = file();
+    const writer = new SqliteWriter(f);
+    try {
+      await writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile(), db.insertInto('t').values({ id: 2, v: 2 }).compile()]);
+      expect(main.prepare('select count(*) n from t').get()).toEqual({ n: 2 });
+      const refused = writer.run([db.insertInto('t').values({ id: 3, v: 3 }).compile(), db.insertInto('t').values({ id: 4, v: -1 }).compile()]);
+      await expect(refused).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_CHECK' });
+      expect(refusesRows(await refused.catch((e: unknown) => e))).toBe(true);
+      expect(main.prepare('select count(*) n from t').get()).toEqual({ n: 2 });
+      // A value better-sqlite3 cannot bind is a TypeError there too.
+      const unbindable = await writer.run([{ ...db.insertInto('t').values({ id: 5, v: 5 }).compile(), parameters: [5, { no: 'object' }] }]).catch((e: unknown) => e);
+      expect(unbindable).toBeInstanceOf(TypeError);
+      expect(refusesRows(unbindable)).toBe(true);
+    } finally {
+      await writer.close();
+      main.close();
+    }
+  });
+
+  it('waits for a write transaction open on the main connection, then commits; never deadlocks', async () => {
+    const { f, main, db } = file();
+    const writer = new SqliteWriter(f);
+    try {
+      main.exec('begin immediate');
+      main.prepare('insert into t (id, v) values (10, 10)').run();
+      const run = writer.run([db.insertInto('t').values({ id: 11, v: 11 }).compile()]);
+      await new Promise((r) => setTimeout(r, 150));
+      main.exec('commit');
+      await run;
+      expect(main.prepare('select id from t order by id').all()).toEqual([{ id: 10 }, { id: 11 }]);
+    } finally {
+      await writer.close();
+      main.close();
+    }
+  });
+
+  it('gives up on a lock it cannot get within busyMs (nothing written, the ledger retries later), and starts a new thread after close', async () => {
+    const { f, main, db } = file();
+    const writer = new SqliteWriter(f, 200);
+    try {
+      await writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()]);
+      main.exec('begin immediate');
+      await expect(writer.run([db.insertInto('t').values({ id: 2, v: 2 }).compile()])).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+      main.exec('rollback');
+      await writer.close();
+      await writer.run([db.insertInto('t').values({ id: 3, v: 3 }).compile()]);
+      expect(main.prepare('select id from t order by id').all()).toEqual([{ id: 1 }, { id: 3 }]);
+    } finally {
+      await writer.close();
+      main.close();
+    }
+  });
+
+  it('reports itself unusable when its thread cannot start, so the ledger writes on the main connection', async () => {
+    const { db, main } = file();
+    const writer = new SqliteWriter(path.join(os.tmpdir(), 'fg-no-such-dir', 'x', 'fastgate.db'));
+    try {
+      expect(writer.usable).toBe(true);
+      await expect(writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()])).rejects.toThrow(/directory does not exist|unable to open/i);
+      expect(writer.usable).toBe(false);
+      await expect(writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()])).rejects.toThrow();
+    } finally {
+      await writer.close();
+      main.close();
+    }
+  });
+
+  it('leaves the main connection\'s read-then-write transactions intact: they begin IMMEDIATE and the writer waits for them', async () => {
+    const { f, main } = file();
+    const db = new Kysely<any>({ dialect: new SqliteDialect({ database: immediateTransactions(main) }) });
+    const writer = new SqliteWriter(f);
+    try {
+      let inFlight: Promise<void> | undefined;
+      await db.transaction().execute(async (trx) => {
+        const before = await trx.selectFrom('t').selectAll().execute();
+        // A ledger batch lands meanwhile (with a deferred BEGIN it would commit now, and the write below
+        // would fail: SQLITE_BUSY, a stale snapshot).
+        inFlight = writer.run([db.insertInto('t').values({ id: 20, v: 20 }).compile()]);
+        await new Promise((r) => setTimeout(r, 150));
+        await trx.insertInto('t').values({ id: 10 + before.length, v: 1 }).execute();
+      });
+      await inFlight;
+      expect(main.prepare('select id from t order by id').all()).toEqual([{ id: 10 }, { id: 20 }]);
+    } finally {
+      await writer.close();
+      main.close();
+    }
+  });
+});

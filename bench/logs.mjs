@@ -546,7 +546,7 @@ function report(runs, /** @type {Date} */ startedAt, /** @type {number[]} */ loa
     ...runs.map((r) => {
       const s = r.summary;
       const st = s.statuses;
-      return `${dialectLabel(r.dialect)} ${rowsLabel(r.rows)}: seeded ${s.rows.toLocaleString('en-US')} rows (${s.requests.toLocaleString('en-US')} requests; status 1: ${st['1']}, 2: ${st['2']}, 3: ${st['3']}, -1: ${st['-1']}) in ${s.seconds.logs.toFixed(0)} s (${Math.round(s.rows / s.seconds.logs).toLocaleString('en-US')} rows/s), statistics ${s.seconds.statistics?.toFixed(0) ?? '—'} s${s.seconds.analyze ? `, ANALYZE ${s.seconds.analyze.toFixed(0)} s` : ''}; store ${int(r.storeMb)} MB; log page filter: ${r.results.find((x) => x.note)?.note ?? '?'}.`;
+      return `${dialectLabel(r.dialect)} ${rowsLabel(r.rows)}: seeded ${s.rows.toLocaleString('en-US')} rows (${s.requests.toLocaleString('en-US')} requests; status 1: ${st['1']}, 2: ${st['2']}, 3: ${st['3']}, -1: ${st['-1']}) in ${s.seconds.logs.toFixed(0)} s (${Math.round(s.rows / s.seconds.logs).toLocaleString('en-US')} rows/s), statistics ${s.seconds.statistics?.toFixed(0) ?? '—'} s${s.seconds.analyze ? `, VACUUM (ANALYZE) ${s.seconds.analyze.toFixed(0)} s` : ''}; store ${int(r.storeMb)} MB; log page filter: ${r.results.find((x) => x.note)?.note ?? '?'}.`;
     }),
     `Latency cells: p50 / p95 in ms over ${SAMPLES} sequential requests after ${WARMUP} warm-up, one kept-alive connection, measured in the benchmark's process (server time + a localhost round trip).`,
     ...(QUICK ? ['**BENCH_QUICK=1: fewer samples, shorter loads.**'] : []),

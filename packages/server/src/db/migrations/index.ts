@@ -20,6 +20,7 @@ import * as usageDetails from './2026-11-24-07-usage-details';
 import * as resellerFloor from './2026-11-24-08-reseller-floor';
 import * as modelTokenLimits from './2026-11-24-09-model-token-limits';
 import * as callLogsPartitioned from './2026-11-24-10-call-logs-partitioned';
+import * as callLogsUserModelType from './2026-11-24-11-call-logs-user-model-type';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-08-reseller-floor': resellerFloor,
   '2026-11-24-09-model-token-limits': modelTokenLimits,
   '2026-11-24-10-call-logs-partitioned': callLogsPartitioned,
+  '2026-11-24-11-call-logs-user-model-type': callLogsUserModelType,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -282,61 +282,21 @@ export async function scrapeMetrics(/** @type {string} */ url, /** @type {string
   return parseMetrics(await res.text());
 }
 
-/** Milliseconds per unit of a metric, by the unit its name ends in (Prometheus names carry it). */
-const msPer = (/** @type {string} */ name) => (/_seconds/.test(name) ? 1000 : /_(micro|u)s|_microseconds/.test(name) ? 1e-3 : /_nanoseconds|_ns(?:_|$)/.test(name) ? 1e-6 : 1);
-
-/** Quantile q of a cumulative histogram's buckets (`le` ascending), interpolated like PromQL's histogram_quantile. */
-function bucketQuantile(/** @type {{ le: number, n: number }[]} */ buckets, /** @type {number} */ q) {
-  const total = buckets.at(-1)?.n ?? 0;
-  if (!total) return NaN;
-  const rank = q * total;
-  let prev = { le: 0, n: 0 };
-  for (const b of buckets) {
-    if (b.n >= rank) return b.le === Infinity ? prev.le : prev.le + ((b.le - prev.le) * (rank - prev.n)) / Math.max(b.n - prev.n, 1e-9);
-    prev = b;
-  }
-  return prev.le;
-}
-
 /**
  * The product's event-loop delay p99 (ms) over load windows, each a pair of /metrics scrapes taken right
- * before and right after it, and where the figure came from. In order of preference:
- * - a histogram whose name contains `event_loop_delay`: p99 of the observations made inside the windows;
- * - a summary or gauge whose name contains `event_loop_delay` with quantile="0.99" (or a name with p99):
- *   as exported at the end of each window (its window is the product's), the worst window's;
- * - prom-client's default `nodejs_eventloop_lag_p99_seconds`: its monitorEventLoopDelay histogram is reset
- *   at every scrape, so each figure covers one window (the worst is taken); it records whole timer
- *   intervals (10 ms resolution), so the 10 ms are taken off.
+ * before and right after it, and where the figure came from: prom-client's default
+ * `nodejs_eventloop_lag_p99_seconds`, whose monitorEventLoopDelay histogram is reset at every scrape, so each
+ * figure covers one window (the worst is taken); it records whole timer intervals (10 ms resolution), so the
+ * 10 ms are taken off.
  * @param {[before: Sample[], after: Sample[]][]} windows
  * @returns {{ p99: number, source: string }}
  */
 export function eventLoopDelayP99(windows) {
-  const last = windows.at(-1)?.[1] ?? [];
+  const name = 'nodejs_eventloop_lag_p99_seconds';
+  if (!windows.some(([, after]) => after.some((s) => s.name === name))) return { p99: NaN, source: 'no event-loop delay metric on /metrics' };
+  const v = Math.max(...windows.map(([, after]) => after.find((s) => s.name === name)?.value ?? NaN));
   const worst = windows.length > 1 ? `, worst of ${windows.length} windows` : '';
-  const own = last.filter((s) => s.name.includes('event_loop_delay'));
-  const bucketName = own.find((s) => s.name.endsWith('_bucket'))?.name;
-  if (bucketName) {
-    /** @type {Map<string, number>} */
-    const counts = new Map();
-    for (const [before, after] of windows) {
-      const earlier = new Map(before.filter((s) => s.name === bucketName).map((s) => [s.labels.le, s.value]));
-      for (const s of after.filter((x) => x.name === bucketName)) counts.set(s.labels.le, (counts.get(s.labels.le) ?? 0) + s.value - (earlier.get(s.labels.le) ?? 0));
-    }
-    const buckets = [...counts].map(([le, n]) => ({ le: le === '+Inf' ? Infinity : Number(le), n })).sort((a, b) => a.le - b.le);
-    return { p99: bucketQuantile(buckets, 0.99) * msPer(bucketName), source: `${bucketName.replace(/_bucket$/, '')} (histogram; observations made during the load)` };
-  }
-  /** @param {(s: Sample) => boolean} pick */
-  const worstOf = (pick) => Math.max(...windows.map(([, after]) => after.find(pick)?.value ?? NaN));
-  const q = own.find((s) => s.labels.quantile === '0.99') ?? own.find((s) => /p99/.test(s.name));
-  if (q) {
-    const v = worstOf((s) => s.name === q.name && s.labels.quantile === q.labels.quantile);
-    return { p99: v * msPer(q.name), source: `${q.name}${q.labels.quantile ? '{quantile="0.99"}' : ''} (as exported: its window is the product's${worst})` };
-  }
-  if (last.some((s) => s.name === 'nodejs_eventloop_lag_p99_seconds')) {
-    const v = worstOf((s) => s.name === 'nodejs_eventloop_lag_p99_seconds');
-    return { p99: Math.max(0, v * 1000 - 10), source: `prom-client's nodejs_eventloop_lag_p99_seconds minus its 10 ms timer (reset at each scrape, so it covers the load${worst})` };
-  }
-  return { p99: NaN, source: 'no event-loop delay metric on /metrics' };
+  return { p99: Math.max(0, v * 1000 - 10), source: `prom-client's ${name} minus its 10 ms timer (reset at each scrape, so it covers the load${worst})` };
 }
 
 /**

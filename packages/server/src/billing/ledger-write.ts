@@ -3,8 +3,9 @@
 // instances' batches lock rows in the same order and cannot deadlock). Runs inside the caller's
 // transaction.
 import type { FastifyBaseLogger } from 'fastify';
-import { CompiledQuery, PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { callLogConflict } from '../db/call-log-partitions';
+import { isPostgres } from '../db/migrations/dialect';
 import type { Database, NewCallLog } from '../db/schema';
 import { accountKey, type Balances, type Debit, type Entry } from './ledger-types';
 
@@ -52,7 +53,7 @@ export function insertLogs(db: Kysely<Database>, rows: NewCallLog[]): CompiledQu
     });
   const conflict = callLogConflict(db);
   if (!plain) return db.insertInto('call_logs').values(rows).onConflict((oc) => oc.columns(conflict).doNothing()).compile();
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const key = `${postgres ? 'pg' : 'sqlite'}:${rows.length}:${columns.join(',')}`;
   let text = insertTexts.get(key);
   if (!text) {

@@ -224,11 +224,13 @@ export function priceChatDearest(input: Omit<PriceChatInput, 'usage'> & { prompt
     const audioIn = block.audio ? clean(block.audio.prompt_ratio) : 0;
     const top = Math.max(r.input, r.cached, r.write_5m, r.write_1h, audioIn);
     const audio = { prompt_tokens: 0, completion_tokens: 0 };
-    if (block.audio && top === audioIn) audio.prompt_tokens = prompt;
-    else if (top === r.input) usage.cached_tokens = 0;
-    else if (top === r.cached) usage.cached_tokens = prompt;
-    else if (top === r.write_5m) usage.cache_write_tokens = prompt;
-    else Object.assign(usage, { cache_write_tokens: prompt, cache_write_1h_tokens: prompt });
+    // Plain input when it is the dearest (or ties): the usage as built.
+    if (top !== r.input) {
+      if (block.audio && top === audioIn) audio.prompt_tokens = prompt;
+      else if (top === r.cached) usage.cached_tokens = prompt;
+      else if (top === r.write_5m) usage.cache_write_tokens = prompt;
+      else Object.assign(usage, { cache_write_tokens: prompt, cache_write_1h_tokens: prompt });
+    }
     if (block.audio && clean(block.audio.completion_ratio) > r.output) audio.completion_tokens = completion;
     if (audio.prompt_tokens || audio.completion_tokens) usage.audio = audio;
   }

@@ -9,7 +9,8 @@
 // take turns and the second finds the work done. DDL waits at most LOCK_WAIT for the tables it locks:
 // a lock request queued behind a long read would hold the gateway's writes behind it, so the step gives
 // up instead and the next run (or the batched delete, for retention) does the work.
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './migrations/dialect';
 import type { FastifyBaseLogger } from 'fastify';
 
 const SCHEMA = 'call_log_parts';
@@ -23,7 +24,7 @@ const AHEAD = 7;
 
 /** The conflict target of the ledger's dedupe: PostgreSQL's unique index must hold the partition key. */
 export function callLogConflict(db: Kysely<any>): ('trace_id' | 'attempt' | 'req_time')[] {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? ['trace_id', 'attempt', 'req_time'] : ['trace_id', 'attempt'];
+  return isPostgres(db) ? ['trace_id', 'attempt', 'req_time'] : ['trace_id', 'attempt'];
 }
 
 export interface LogPartition {

@@ -125,6 +125,28 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     await a.post('/api/v1/sys/config/update', { action: 'statistics', statistics: { limit: SYS_CONFIG_DEFAULTS.statistics.limit } });
   });
 
+  it('lets other work run between its chunks (SQLite answers on the event loop)', async () => {
+    const day = shanghai('2026-05-01 09:00:00');
+    await insertLogs(server, Array.from({ length: 40 }, (_, i) => callLog({ user_id: 500, req_time: day + i, total_price: 1 })));
+    // A reader on its own event-loop turns: it sees the totals between chunks only if the run yields.
+    const seen = new Set<number>();
+    let watching = true;
+    const watch = async () => {
+      while (watching) {
+        const row = await userDay(500, '2026-05-01');
+        seen.add(Number(row?.total ?? 0));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const watcher = watch();
+    const r = await runStatistics(server.app.ctx, { limit: 4 });
+    watching = false;
+    await watcher;
+    expect(r).toMatchObject({ rows: 40, chunks: 10 });
+    expect([...seen].filter((t) => t > 0 && t < 40).length).toBeGreaterThanOrEqual(5);
+    expect(pick(await userDay(500, '2026-05-01'))).toMatchObject({ total: 40, spend: 40 });
+  });
+
   it('never double counts when two runs start together, and skips while another instance holds the lock', async () => {
     const day = shanghai('2026-04-01 09:00:00');
     await insertLogs(server, Array.from({ length: 30 }, (_, i) => callLog({ user_id: 400, req_time: day + i, total_price: 2 })));

@@ -9,8 +9,10 @@
 // process writes batches one after another, so once a flush queued behind them resolves, every row
 // stamped before that flush was called is committed; batches started later carry later stamps. Other
 // instances' batches may commit late by their transaction time: `lagMs` holds the cutoff back for them.
+import { setImmediate } from 'node:timers/promises';
 import { Cron } from 'croner';
 import type { Ctx } from '../context';
+import { isPostgres } from '../db/migrations/dialect';
 import type { CallLogsTable } from '../db/schema';
 import { getSysSection } from '../settings/sys-config';
 import { aggregate, STAT_SOURCE_COLUMNS, type StatSourceRow } from '../stats/aggregate';
@@ -20,13 +22,18 @@ import { writeDeltas } from '../stats/write';
 export const CURSOR = 'call_logs';
 /** Rows held in memory per chunk, whatever the configured limit (≈ 400 bytes each). */
 export const MAX_CHUNK = 50_000;
+/**
+ * Rows per chunk on SQLite, whose queries run on the event loop: a chunk of 1,000 rows (read, summed,
+ * written) held the loop 12–25 ms under load; 250 rows keep it to a few.
+ */
+const SYNC_CHUNK = 250;
 
 export interface StatisticsOptions {
   /** Writes what this process still buffers (the gateway ledger's logs) before reading. */
   flush?: () => Promise<void>;
   /** Read only rows stamped at least this long ago (other instances' batches may commit late). Default 0. */
   lagMs?: number;
-  /** Rows per chunk; default the system config's `statistics.limit` (at most MAX_CHUNK). */
+  /** Rows per chunk (at most MAX_CHUNK); default the system config's `statistics.limit` (on SQLite at most SYNC_CHUNK). */
   limit?: number;
 }
 
@@ -66,7 +73,8 @@ export async function runStatistics(ctx: Ctx, opts: StatisticsOptions = {}): Pro
   if (!(await after(ctx, at, cutoff, 1, ['id'])).length) return { rows: 0, chunks: 0, locked: false };
 
   const section = await getSysSection(db, 'statistics');
-  const limit = Math.max(1, Math.min(MAX_CHUNK, Math.floor(opts.limit ?? section.limit)));
+  const configured = isPostgres(db) ? section.limit : Math.min(SYNC_CHUNK, section.limit);
+  const limit = Math.max(1, Math.min(MAX_CHUNK, Math.floor(opts.limit ?? configured)));
   const lockMs = section.lock_minutes * 60_000;
   let lock = Date.now() + lockMs;
   const claimed = await db.updateTable('stat_cursors').set({ lock_until: lock, updated_at: Date.now() }).where('name', '=', CURSOR).where('lock_until', '<', Date.now()).executeTakeFirst();
@@ -101,6 +109,9 @@ export async function runStatistics(ctx: Ctx, opts: StatisticsOptions = {}): Pro
       result.rows += rows.length;
       result.chunks++;
       if (rows.length < limit) break;
+      // SQLite answers synchronously, so the awaits above never reach the event loop: without this, a
+      // run held it for all its chunks in a row (~120 ms after 10 s at 1,600 calls/s).
+      await setImmediate();
     }
   } catch (err) {
     if (!(err instanceof LostLock)) throw err;

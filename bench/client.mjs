@@ -1,7 +1,8 @@
 // @ts-check
 // The benchmark's own small client, run in its own process by bench/run.mjs and bench/scale.mjs: exact
 // sub-millisecond latencies at concurrency 1 (autocannon's histogram keeps whole milliseconds, too coarse
-// for a 0.5 ms budget) and time to the first streamed `data:` chunk.
+// for a 0.5 ms budget), time to the first streamed `data:` chunk, and a paced load (an open-loop arrival
+// rate, for the event-loop delay under a steady load).
 //
 //   node bench/client.mjs '<json {mode, targets, seconds?, rounds?, count?, model}>'
 //
@@ -12,12 +13,17 @@
 import http from 'node:http';
 
 /** @typedef {{ name: string, url: string, key: string }} Target */
-/** @typedef {{ mode: 'latency' | 'ttfb', targets: Target[], model: string, seconds?: number, rounds?: number, count?: number, warmup?: number }} Job */
+/**
+ * `paced`: the first target alone, `rate` requests per second sent at evenly spaced moments whatever the
+ * answers (open loop, up to `connections` in flight; a request that finds none free is counted as an error).
+ * @typedef {{ mode: 'latency' | 'ttfb' | 'paced', targets: Target[], model: string, seconds?: number, rounds?: number, count?: number, warmup?: number, rate?: number, connections?: number }} Job
+ */
 
 const job = /** @type {Job} */ (JSON.parse(process.argv[2] ?? '{}'));
 
-// One kept-alive connection per target: concurrency 1 and no TCP handshakes in the figures.
-const agents = new Map(job.targets.map((t) => [t.name, new http.Agent({ keepAlive: true, maxSockets: 1 })]));
+// One kept-alive connection per target: concurrency 1 and no TCP handshakes in the figures (paced: a pool).
+const sockets = job.mode === 'paced' ? (job.connections ?? 64) : 1;
+const agents = new Map(job.targets.map((t) => [t.name, new http.Agent({ keepAlive: true, maxSockets: sockets })]));
 
 const bodies = {
   plain: Buffer.from(JSON.stringify({ model: job.model, messages: [{ role: 'user', content: 'ping' }] })),
@@ -101,6 +107,38 @@ async function main() {
     return [...job.targets.slice(k), ...job.targets.slice(0, k)];
   };
 
+  if (job.mode === 'paced') {
+    // Not autocannon's --overallRate: that lets every connection send flat out until its share of the
+    // second is spent, then idles, so a "steady" 1,600 req/s arrives as a saturating burst each second.
+    // Here the n-th request leaves at n / rate seconds (checked every millisecond).
+    const t = job.targets[0];
+    const rate = job.rate ?? 100;
+    const total = Math.round(rate * (job.seconds ?? 10));
+    const started = performance.now();
+    const inFlight = new Set();
+    let sent = 0;
+    await new Promise((resolve) => {
+      const tick = () => {
+        const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * rate));
+        for (; sent < due; sent++) {
+          if (inFlight.size >= sockets) {
+            errors[t.name]++;
+            continue;
+          }
+          const p = one(t).finally(() => inFlight.delete(p));
+          inFlight.add(p);
+        }
+        if (sent < total) setTimeout(tick, 1);
+        else resolve(undefined);
+      };
+      tick();
+    });
+    await Promise.all(inFlight);
+    const seconds = (performance.now() - started) / 1000;
+    for (const a of agents.values()) a.destroy();
+    process.stdout.write(`${JSON.stringify({ [t.name]: { ...summary(samples[t.name], errors[t.name]), rate: samples[t.name].length / seconds } })}\n`);
+    return;
+  }
   if (job.mode === 'latency') {
     // Rounds of `slice` ms per target, alternating which target goes first.
     const rounds = job.rounds ?? 10;

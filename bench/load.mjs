@@ -65,15 +65,13 @@ export function chatBody(/** @type {string} */ model, stream = false) {
 /**
  * autocannon in its own process (not in ours, not in the servers'): its JSON result, plus `loadCpuSec`,
  * the CPU seconds autocannon itself used (sampled every 200 ms while it ran, so the last moments are missed).
- * `rate`: requests per second across all connections (autocannon's --overallRate), for a steady load.
- * @param {{ url: string, key: string, connections: number, seconds: number, body: string, rate?: number }} o
+ * @param {{ url: string, key: string, connections: number, seconds: number, body: string }} o
  * @returns {Promise<any>}
  */
 export function autocannon(o) {
   const args = [
     fileURLToPath(import.meta.resolve('autocannon/autocannon.js')),
     ...['-c', String(o.connections), '-d', String(o.seconds), '-m', 'POST', '-b', o.body],
-    ...(o.rate ? ['-R', String(Math.max(1, Math.round(o.rate)))] : []),
     ...['-H', 'content-type=application/json', '-H', `authorization=Bearer ${o.key}`],
     '--json',
     '--no-progress',
@@ -242,7 +240,7 @@ export async function load(o, tool = loadTool()) {
 /**
  * bench/client.mjs in its own process.
  * @param {import('./client.mjs').Job} job
- * @returns {Record<string, { n: number, errors: number, p50: number, p90: number, p99: number, mean: number }>}
+ * @returns {Record<string, { n: number, errors: number, p50: number, p90: number, p99: number, mean: number, rate?: number }>}
  */
 export function client(job) {
   const r = spawnSync(process.execPath, [h.at('bench/client.mjs'), JSON.stringify(job)], { cwd: h.root, encoding: 'utf8', timeout: 120_000 });

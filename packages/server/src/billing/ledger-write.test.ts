@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database, NewCallLog } from '../db/schema';
-import { insertLogs } from './ledger-write';
+import { insertLogs, planEntries } from './ledger-write';
 
 // Compiling only: neither database is reached.
 const sqlite = new Kysely<Database>({ dialect: new SqliteDialect({ database: { close() {}, prepare: () => ({}) as never } }) });
@@ -31,5 +31,18 @@ describe('insertLogs', () => {
     const reordered = [row(1), Object.fromEntries(Object.entries(row(2)).reverse()) as NewCallLog];
     const k2 = sqlite.insertInto('call_logs').values(reordered).onConflict((oc) => oc.columns(['trace_id', 'attempt']).doNothing()).compile();
     expect(insertLogs(sqlite, reordered)).toMatchObject({ sql: k2.sql, parameters: k2.parameters });
+  });
+
+  it('writes a batch of any size with a few statement shapes, every row once and in order', () => {
+    // The SQLite writer keeps a prepared statement per shape: one per remainder (1–99 rows) held ~40 MB.
+    const shapes = new Set<string>();
+    for (let n = 1; n <= 350; n++) {
+      const logs = Array.from({ length: n }, (_, i) => row(i));
+      const { statements } = planEntries(sqlite, [{ debits: [], logs }]);
+      for (const q of statements) shapes.add(q.sql);
+      const columns = Object.keys(logs[0]!); // created_at stamped on by planEntries
+      expect(statements.flatMap((q) => q.parameters.filter((_, i) => i % columns.length === columns.indexOf('trace_id')))).toEqual(logs.map((l) => l.trace_id));
+    }
+    expect(shapes.size).toBeLessThanOrEqual(8);
   });
 });

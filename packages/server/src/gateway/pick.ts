@@ -117,7 +117,7 @@ export function agentsFor(snapshot: Snapshot, model: SnapModel, group: SnapGroup
     return group.model_agents.map((id) => snapshot.agents.get(id)).filter((a): a is SnapAgent => !!a && a.modelIds.has(model.id));
   }
   if (!model.is_enable_model_agent) return null;
-  return [...snapshot.agents.values()].filter((a) => a.modelIds.has(model.id));
+  return snapshot.agentsByModel.get(model.id) ?? [];
 }
 
 function upstreamModel(model: SnapModel, requested: string, agent: SnapAgent | null): string {

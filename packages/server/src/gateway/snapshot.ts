@@ -200,10 +200,12 @@ export class Snapshot implements Balances {
         this.indexModels();
         return;
       case 'model_agents':
-        return this.reloadById('model_agents', ids, this.agents, (r: ModelAgentRow): SnapAgent => {
+        await this.reloadById('model_agents', ids, this.agents, (r: ModelAgentRow): SnapAgent => {
           const a = modelAgentResource.decode(r);
           return { ...r, ...a, modelIds: new Set(a.models) };
         });
+        this.indexAgents();
+        return;
       case 'provider_keys':
         await this.reloadById('provider_keys', ids, this.keys, ({ key_cipher, ...r }: ProviderKeyRow): SnapKey => {
           const k = providerKeyResource.decode(r);
@@ -237,7 +239,7 @@ export class Snapshot implements Balances {
   private indexModels(): void {
     const byName = new Map<string, string[]>();
     const wild: { id: string; pattern: RegExp }[] = [];
-    const add = (k: string, id: string) => byName.set(k, [...(byName.get(k) ?? []), id]);
+    const add = (k: string, id: string) => listIn(byName, k).push(id);
     for (const m of this.models.values()) {
       add(m.name, m.id);
       if (m.model !== m.name) add(m.model, m.id);
@@ -258,12 +260,21 @@ export class Snapshot implements Balances {
     const byAgent = new Map<string, SnapKey[]>();
     const direct = new Map<string, SnapKey[]>();
     for (const k of this.keys.values()) {
-      for (const a of k.model_agents) byAgent.set(a, [...(byAgent.get(a) ?? []), k]);
-      if (!k.is_agents_only) for (const m of k.modelIds) direct.set(m, [...(direct.get(m) ?? []), k]);
+      for (const a of k.model_agents) listIn(byAgent, a).push(k);
+      if (!k.is_agents_only) for (const m of k.modelIds) listIn(direct, m).push(k);
     }
     this.agentKeys = byAgent;
     this.directKeys = direct;
   }
+
+  private indexAgents(): void {
+    const byModel = new Map<string, SnapAgent[]>();
+    for (const a of this.agents.values()) for (const m of a.modelIds) listIn(byModel, m).push(a);
+    this.agentsByModel = byModel;
+  }
+
+  /** Agents serving a model, by model id, in the agents' order (any status: the picker filters). Read-only. */
+  agentsByModel = new Map<string, SnapAgent[]>();
 
   /** Keys bound to an agent (any status: the picker filters). */
   agentKeys = new Map<string, SnapKey[]>();
@@ -289,4 +300,11 @@ export class Snapshot implements Balances {
     for (const a of this.apps.values()) if (rowIds.has(a.id)) out.push(a.app_id);
     return out;
   }
+}
+
+/** The list under `key`, made empty on first use. */
+function listIn<K, V>(map: Map<K, V[]>, key: K): V[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
 }

@@ -42,7 +42,7 @@ export function planEntries(db: Kysely<Database>, entries: Entry[]): { statement
  * prepared statement, and one of a hundred rows is ~0.4 MB: with a shape per remainder (1–99 rows) the
  * cache held ~40 MB under load.
  */
-export function insertSize(left: number): number {
+function insertSize(left: number): number {
   return left >= 100 ? 100 : 2 ** Math.floor(Math.log2(left));
 }
 

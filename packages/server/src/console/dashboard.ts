@@ -198,7 +198,7 @@ const measures = (r: Row) => ({ call: num(r.call), tokens: num(r.tokens), spend:
 async function top(ctx: Ctx, session: Session, days: number, type: TopType): Promise<TopItem[]> {
   const { db } = ctx;
   const { from, to } = windowOf(ctx, days);
-  const inWindow = (table: 'stat_user_day' | 'stat_app_day' | 'stat_app_key_day' | 'stat_user_model_day') =>
+  const inWindow = (table: 'stat_user_day' | 'stat_app_day' | 'stat_app_key_day') =>
     statScope(db.selectFrom(table) as AnyQuery, session).where('stat_date', '>=', from).where('stat_date', '<=', to);
 
   if (type === 'app') {
@@ -213,7 +213,8 @@ async function top(ctx: Ctx, session: Session, days: number, type: TopType): Pro
     if (session.role === 'admin') return topModelsOfAll(ctx, from, to);
     // Per (model, user) first, then per model: distinct users come out of a hash aggregate, which
     // is several times cheaper than count(distinct) on both databases.
-    const perUser = inWindow('stat_user_model_day')
+    const perUser = (db as unknown as Kysely<any>)
+      .selectFrom(userModelDays(ctx, session, from, to).as('d'))
       .select((eb) => ['model', 'user_id', eb.fn.sum('total').as('total'), eb.fn.sum('tokens').as('tokens'), eb.fn.sum('spend').as('spend'), eb.fn.sum('abnormal').as('abnormal')])
       .groupBy(['model', 'user_id']);
     const rows = await ranked((db as unknown as Kysely<any>).selectFrom(perUser.as('x')), 'model', (eb) => [eb.fn.countAll().as('user')]);
@@ -261,24 +262,53 @@ async function withNames(caller: Caller, type: TopType, items: TopItem[]): Promi
 }
 
 /**
+ * The caller's (user, model, day) rows of the window: a reseller's are its users' (rid) and its own, read
+ * as two disjoint parts so each is one index range. Under `rid = ? OR user_id = ?` both databases fetch
+ * every row from the table (SQLite's multi-index OR, PostgreSQL's BitmapOr) where the first part is
+ * answered from the (rid, stat_date, model, user_id, measures) index alone: at 10M call logs a
+ * reseller's 30-day model ranking took 60 / 98 ms (SQLite p50 / p95; docs/BENCHMARKS.md).
+ */
+function userModelDays(ctx: Ctx, session: Session, from: string, to: string): AnyQuery {
+  const days = () =>
+    (ctx.db as unknown as Kysely<any>)
+      .selectFrom('stat_user_model_day')
+      .select(['model', 'user_id', 'total', 'tokens', 'spend', 'abnormal'])
+      .where('stat_date', '>=', from)
+      .where('stat_date', '<=', to);
+  if (session.role !== 'reseller') return statScope(days(), session);
+  const id = session.user.user_id;
+  return days().where('rid', '=', id).unionAll(days().where('user_id', '=', id).where('rid', '<>', id));
+}
+
+/**
  * The admin's model ranking: the sums from stat_model_day (~30 rows a day), then the distinct users of
- * the ten ranked models only, from stat_user_model_day (its (model, stat_date, user_id) index). Per
- * (model, user) first, then per model: PostgreSQL's hash aggregates beat its sorted count(distinct)
- * when the table is not freshly vacuumed (29 vs 45 ms at 1M calls, 30 days).
+ * the ten ranked models from stat_model_user (each (model, user)'s latest day): a user called the model
+ * in the window iff that day is in it, or is later (future-dated rows; rare) and one of its daily rows
+ * is in it. Grouping the window's (model, user, day) rows instead read ~all of them: 50 / 95 ms (SQLite
+ * p50 / p95) and 85 / 89 ms (PostgreSQL) at 10M call logs over 30 days (docs/BENCHMARKS.md).
  */
 async function topModelsOfAll(ctx: Ctx, from: string, to: string): Promise<TopItem[]> {
   const { db } = ctx;
   const rows = await ranked(db.selectFrom('stat_model_day').where('stat_date', '>=', from).where('stat_date', '<=', to) as AnyQuery, 'model');
   if (!rows.length) return [];
-  const pairs = db
-    .selectFrom('stat_user_model_day')
-    .select(['model', 'user_id'])
-    .where('model', 'in', rows.map((r) => String(r.model)))
-    .where('stat_date', '>=', from)
-    .where('stat_date', '<=', to)
-    .groupBy(['model', 'user_id']);
+  const models = rows.map((r) => String(r.model));
+  const pairs = db.selectFrom('stat_model_user as m').select(['m.model', 'm.user_id']).where('m.model', 'in', models);
+  const inWindow = pairs.where('m.last_date', '>=', from).where('m.last_date', '<=', to);
+  const later = pairs
+    .where('m.last_date', '>', to)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('stat_user_model_day as d')
+          .select('d.user_id')
+          .whereRef('d.user_id', '=', 'm.user_id')
+          .whereRef('d.model', '=', 'm.model')
+          .where('d.stat_date', '>=', from)
+          .where('d.stat_date', '<=', to),
+      ),
+    );
   const users = await db
-    .selectFrom(pairs.as('x'))
+    .selectFrom(inWindow.unionAll(later).as('x'))
     .select((eb) => ['x.model', eb.fn.countAll().as('n')])
     .groupBy('x.model')
     .execute();
@@ -288,11 +318,12 @@ async function topModelsOfAll(ctx: Ctx, from: string, to: string): Promise<TopIt
 
 async function modelPercent(ctx: Ctx, session: Session, days: number): Promise<ModelPercent> {
   const { from, to } = windowOf(ctx, days);
-  // The admin's share comes from the per-model table; the other scopes' rows are few.
-  const source = session.role === 'admin' ? (ctx.db.selectFrom('stat_model_day') as AnyQuery) : statScope(ctx.db.selectFrom('stat_user_model_day') as AnyQuery, session);
+  // The admin's share comes from the per-model table, a reseller's and a user's from their own daily rows.
+  const source =
+    session.role === 'admin'
+      ? (ctx.db.selectFrom('stat_model_day').where('stat_date', '>=', from).where('stat_date', '<=', to) as AnyQuery)
+      : (ctx.db as unknown as Kysely<any>).selectFrom(userModelDays(ctx, session, from, to).as('d'));
   const rows = await source
-    .where('stat_date', '>=', from)
-    .where('stat_date', '<=', to)
     .select((eb) => ['model', eb.fn.sum('total').as('value')])
     .groupBy('model')
     .having(sql`sum(total)`, '>', 0)

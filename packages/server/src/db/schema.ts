@@ -111,6 +111,13 @@ interface StatUserModelDayTable extends StatMeasures {
 interface StatModelDayTable extends Omit<StatMeasures, 'user_id' | 'rid'> {
   model: string;
 }
+/** Per (model, user): the latest stat date the user called the model (the admin's distinct users per model). */
+interface StatModelUserTable {
+  model: string;
+  user_id: number;
+  last_date: string;
+  updated_at: number;
+}
 interface StatAppDayTable extends StatMeasures {
   app_id: number;
 }
@@ -501,6 +508,7 @@ export interface Database {
   stat_user_day: StatUserDayTable;
   stat_user_model_day: StatUserModelDayTable;
   stat_model_day: StatModelDayTable;
+  stat_model_user: StatModelUserTable;
   stat_app_day: StatAppDayTable;
   stat_app_key_day: StatAppKeyDayTable;
   tasks: TasksTable;

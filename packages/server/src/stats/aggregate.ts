@@ -71,6 +71,12 @@ type UserModelDelta = Owner & Measures & { model: string };
 type ModelDelta = Measures & { stat_date: string; model: string };
 type AppDelta = Owner & Measures & { app_id: number };
 type AppKeyDelta = Owner & Measures & { app_id: number; app_key_id: string; creator: string };
+/** The latest day of a chunk on which a user called a model (stat_model_user keeps the latest of all). */
+export interface ModelUserDelta {
+  model: string;
+  user_id: number;
+  last_date: string;
+}
 
 /** What one chunk of rows adds to each statistics table, keyed by the table's unique key. */
 export interface Deltas {
@@ -80,6 +86,8 @@ export interface Deltas {
   models: Map<string, ModelDelta>;
   apps: Map<string, AppDelta>;
   appKeys: Map<string, AppKeyDelta>;
+  /** Per (model, user): the chunk's latest stat date. */
+  modelUsers: Map<string, ModelUserDelta>;
 }
 
 const emptyMeasures = (): Measures => ({ total: 0, tokens: 0, spend: 0, abnormal: 0, abnormal_spend: 0, floor_spend: 0, exempt_spend: 0 });
@@ -117,9 +125,12 @@ function bump<T extends Measures>(map: Map<string, T>, key: string, make: () => 
   return entry;
 }
 
-/** Sums rows per (user, day), (user, model, day), (model, day), (app, day) and (app key, day); the day is req_time's in `timeZone`. */
+/**
+ * Sums rows per (user, day), (user, model, day), (model, day), (app, day) and (app key, day), and keeps
+ * each (model, user)'s latest day; the day is req_time's in `timeZone`.
+ */
 export function aggregate(rows: readonly StatSourceRow[], timeZone: string): Deltas {
-  const out: Deltas = { users: new Map(), userModels: new Map(), models: new Map(), apps: new Map(), appKeys: new Map() };
+  const out: Deltas = { users: new Map(), userModels: new Map(), models: new Map(), apps: new Map(), appKeys: new Map(), modelUsers: new Map() };
   for (const row of rows) {
     const m = measuresOf(row);
     const stat_date = statDateOf(Number(row.req_time), timeZone);
@@ -128,6 +139,10 @@ export function aggregate(rows: readonly StatSourceRow[], timeZone: string): Del
     bump(out.users, `${row.user_id}|${stat_date}`, () => ({ ...owner(), ...emptyMeasures() }), m).rid = row.rid;
     bump(out.userModels, `${row.user_id}|${stat_date}|${row.model}`, () => ({ ...owner(), model: row.model, ...emptyMeasures() }), m).rid = row.rid;
     bump(out.models, `${row.model}|${stat_date}`, () => ({ stat_date, model: row.model, ...emptyMeasures() }), m);
+    const pair = `${row.model}|${row.user_id}`;
+    const seen = out.modelUsers.get(pair);
+    if (!seen) out.modelUsers.set(pair, { model: row.model, user_id: row.user_id, last_date: stat_date });
+    else if (stat_date > seen.last_date) seen.last_date = stat_date;
     // Calls refused before an app was known carry no app (0) or key (''): they belong to no ranking.
     if (row.app_id) bump(out.apps, `${row.app_id}|${stat_date}`, () => ({ ...owner(), app_id: row.app_id, ...emptyMeasures() }), m).rid = row.rid;
     if (row.app_key_id) {

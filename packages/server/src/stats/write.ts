@@ -4,7 +4,7 @@
 import type { ExpressionBuilder, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { newId } from '../http/ids';
-import type { Deltas, Measures } from './aggregate';
+import type { Deltas, Measures, ModelUserDelta } from './aggregate';
 
 type StatTable = 'stat_user_day' | 'stat_user_model_day' | 'stat_model_day' | 'stat_app_day' | 'stat_app_key_day';
 type Trx = Transaction<Database>;
@@ -34,12 +34,29 @@ async function upsert<T extends StatTable>(trx: Trx, table: T, rows: object[], u
   }
 }
 
+/** stat_model_user.last_date = the later of the stored and the chunk's day (late rows of an earlier day keep it). */
+async function touchModelUsers(trx: Trx, rows: ModelUserDelta[], now: number): Promise<void> {
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+    await trx
+      .insertInto('stat_model_user')
+      .values(rows.slice(i, i + ROWS_PER_INSERT).map((r) => ({ ...r, updated_at: now })))
+      .onConflict((oc) =>
+        oc.columns(['model', 'user_id']).doUpdateSet((eb) => ({
+          last_date: eb.case().when('excluded.last_date', '>', eb.ref('stat_model_user.last_date')).then(eb.ref('excluded.last_date')).else(eb.ref('stat_model_user.last_date')).end(),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
 export async function writeDeltas(trx: Trx, deltas: Deltas, now: number): Promise<void> {
   await upsert(trx, 'stat_user_model_day', [...deltas.userModels.values()], ['user_id', 'stat_date', 'model'], ['rid'], now);
   await upsert(trx, 'stat_model_day', [...deltas.models.values()], ['model', 'stat_date'], [], now);
   await upsert(trx, 'stat_user_day', [...deltas.users.values()].map((d) => ({ ...d, models: 0 })), ['user_id', 'stat_date'], ['rid'], now);
   await upsert(trx, 'stat_app_day', [...deltas.apps.values()], ['app_id', 'stat_date'], ['user_id', 'rid'], now);
   await upsert(trx, 'stat_app_key_day', [...deltas.appKeys.values()], ['app_key_id', 'stat_date'], ['user_id', 'rid', 'app_id', 'creator'], now);
+  await touchModelUsers(trx, [...deltas.modelUsers.values()], now);
 
   // models = distinct models of that user that day, recounted for the (user, day) pairs this chunk touched.
   const usersByDate = new Map<string, number[]>();

@@ -21,6 +21,7 @@ import * as resellerFloor from './2026-11-24-08-reseller-floor';
 import * as modelTokenLimits from './2026-11-24-09-model-token-limits';
 import * as callLogsPartitioned from './2026-11-24-10-call-logs-partitioned';
 import * as callLogsUserModelType from './2026-11-24-11-call-logs-user-model-type';
+import * as statRankings from './2026-11-24-12-stat-rankings';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-01-init': init,
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-24-09-model-token-limits': modelTokenLimits,
   '2026-11-24-10-call-logs-partitioned': callLogsPartitioned,
   '2026-11-24-11-call-logs-user-model-type': callLogsUserModelType,
+  '2026-11-24-12-stat-rankings': statRankings,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -16,7 +16,9 @@
 // default postgres://postgres@127.0.0.1:5432/test), BENCH_QUICK=1 fewer samples and, unless BENCH_ROWS is
 // set, 100,000 rows (a smoke run, minutes), BENCH_KEEP=1 keeps the seeded stores (for EXPLAIN) and
 // BENCH_REUSE=<dir>[,<dir>] measures kept stores again without seeding (the product still migrates them,
-// so a new index is picked up); BENCH_INSERT=0 skips the insert path; BENCH_FROM=<logs-results.json>[,…] prints one report from earlier runs.
+// so a new index is picked up); BENCH_INSERT=0 skips the insert path; BENCH_FROM=<logs-results.json>[,…] prints one report from earlier runs;
+// BENCH_PORT_BASE=N listens on N, N+1, … (a shared machine's assigned range) instead of free ports;
+// BENCH_EXPORT=0 skips the exports; BENCH_OUT=<dir> writes the results there instead of bench/out.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -35,6 +37,10 @@ const REUSE = (process.env.BENCH_REUSE ?? '').split(',').map((s) => s.trim()).fi
 const KEEP = process.env.BENCH_KEEP === '1' || REUSE.length > 0;
 /** BENCH_INSERT=0 skips the insert-path measure. */
 const INSERT_PATH = process.env.BENCH_INSERT !== '0';
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 0);
+let portsTaken = 0;
+/** The next port of BENCH_PORT_BASE's range, else any free one. */
+const nextPort = () => (PORT_BASE > 0 ? Promise.resolve(PORT_BASE + portsTaken++) : h.freePort());
 const FROM = (process.env.BENCH_FROM ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 const SAMPLES = QUICK ? 8 : 30;
 const WARMUP = QUICK ? 1 : 3;
@@ -43,7 +49,9 @@ const EXPORT_ROWS = [100_000, 1_000_000];
 const BIG_EXPORT_MIN_STORE = 5_000_000;
 const PASSWORD = 'Bench#12345';
 const TIME_ZONE = process.env.TIME_ZONE || 'Asia/Shanghai';
-const OUT = h.at('bench/out');
+const OUT = process.env.BENCH_OUT ? path.resolve(process.env.BENCH_OUT) : h.at('bench/out');
+/** BENCH_EXPORT=0 skips the exports (dashboard and insert-path runs only). */
+const EXPORTS = process.env.BENCH_EXPORT !== '0';
 /** Issue 16: log page ≤ 100 ms, dashboard and bill ≤ 50 ms (p95); export in flat memory; insert-path CPU within 10 %. */
 const TARGETS = { logPage: 100, dashboard: 50, bill: 50, exportRssMb: 300, exportGrowthSlackMb: 30, cpuRatio: 1.1 };
 const MODEL = 'gpt-bench-insert';
@@ -287,7 +295,7 @@ async function runDialect(dialect, rows, reuse, insertPath) {
     }
     const storeMb = dialect === 'sqlite' ? fileMb(path.join(dataDir, 'fastgate.db')) : await pgMb(db?.url);
 
-    product = await h.startProduct({ port: await h.freePort(), dataDir, databaseUrl: db?.url, adminPassword: PASSWORD, logLevel: 'warn' });
+    product = await h.startProduct({ port: await nextPort(), dataDir, databaseUrl: db?.url, adminPassword: PASSWORD, logLevel: 'warn' });
     const admin = new Session(product.url, 'admin');
     const reseller = new Session(product.url, 'reseller');
     const user = new Session(product.url, 'user');
@@ -332,7 +340,7 @@ async function runDialect(dialect, rows, reuse, insertPath) {
 
     // Exports: ~100,000 rows, and ~1,000,000 on a store that holds them.
     const exports = [];
-    for (const target of EXPORT_ROWS.filter((n) => n <= 100_000 || summary.rows >= BIG_EXPORT_MIN_STORE)) {
+    for (const target of EXPORTS ? EXPORT_ROWS.filter((n) => n <= 100_000 || summary.rows >= BIG_EXPORT_MIN_STORE) : []) {
       exports.push(await exportRows(admin, product, summary, dataDir, target, target <= 100_000));
     }
     for (const s of sessions) s.close();
@@ -383,14 +391,14 @@ async function measureInsertPath(dialect, bigDir, bigUrl) {
   console.log(`[${dialect}] insert path: CPU per request on an empty store and on this one…`);
   const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), `fg-bench-logs-${dialect}-empty-`));
   const emptyDb = dialect === 'postgres' ? await freshPostgres('empty') : undefined;
-  const mock = await h.startMock(await h.freePort());
+  const mock = await h.startMock(await nextPort());
   /** @type {{ name: string, proc: h.Proc, url: string, key: string, dbName?: string }[]} */
   const stores = [];
   try {
     const tag = Date.now().toString(36);
     for (const [name, dataDir, url] of /** @type {const} */ ([['empty', emptyDir, emptyDb?.url], ['seeded', bigDir, bigUrl]])) {
       // Info level: the product logs the new user's e-mail code there (no mail server); requests are not logged.
-      const product = await h.startProduct({ port: await h.freePort(), dataDir, databaseUrl: url, adminPassword: PASSWORD, logLevel: 'info' });
+      const product = await h.startProduct({ port: await nextPort(), dataDir, databaseUrl: url, adminPassword: PASSWORD, logLevel: 'info' });
       const { appKey } = await h.configure(product, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: `insert-${tag}@bench.example.com`, userPassword: PASSWORD, quota: 1e13, corpName: `Bench-${tag}` });
       await h.smokeChat(product.url, appKey, MODEL);
       stores.push({ name, proc: product.proc, url: product.url, key: appKey, dbName: dbName(url) });

@@ -18,7 +18,7 @@ import { readConfig } from '../src/config';
 import { callLogPartitions, dayStart, ensureCallLogPartitions, type LogPartition } from '../src/db/call-log-partitions';
 import { migrationProvider } from '../src/db/migrations/index';
 import type { NewCallLog } from '../src/db/schema';
-import { newId } from '../src/http/ids';
+import { callLog } from './stat-fixtures';
 import { formatTime } from '../src/http/time';
 import { housekeep } from '../src/jobs/housekeeping';
 import { setSysSection } from '../src/settings/sys-config';
@@ -28,17 +28,9 @@ import { ADMIN_PASSWORD, freshPostgres } from './helpers';
 const DAY = 86_400_000;
 const day = (t: number) => `call_logs_${new Date(dayStart(t)).toISOString().slice(0, 10).replace(/-/g, '')}`;
 
-function logRow(userId: number, reqTime: number, extra: Partial<NewCallLog> = {}): NewCallLog {
-  const id = newId();
-  return {
-    id, trace_id: `part-${id}`, attempt: 0, user_id: userId, app_id: 1, rid: 0, type: 1, stream: 0, is_enable_model_agent: 0, is_retry: 0, retry_count: 0,
-    is_smart_match: 0, status: 1, prompt_tokens: 1, completion_tokens: 1, cached_tokens: 0, total_tokens: 2, total_price: 3, discount_bp: 10_000,
-    conn_time: 1, duration: 1, total_time: 2, internal_time: 0, req_time: reqTime, created_at: reqTime, prompt_ratio: 1, completion_ratio: 1,
-    endpoint: '/v1/chat/completions', creator: '', app_key_id: '', corp: '', corp_name: '', group_id: '', group_name: '', model_id: '', name: 'm',
-    model: 'm', real_model_id: '', real_model: 'm', model_agent_id: '', model_agent_name: '', key_id: '', key_mask: '', client_ip: '', remote_ip: '',
-    err_msg: '', prompt: 'p', completion: '', messages: '', ...extra,
-  };
-}
+/** A call log of `userId` at `reqTime` (written then too), with a price and tokens. */
+const logRow = (userId: number, reqTime: number, extra: Partial<NewCallLog> = {}): NewCallLog =>
+  callLog({ user_id: userId, req_time: reqTime, created_at: reqTime, app_id: 1, prompt_tokens: 1, completion_tokens: 1, total_tokens: 2, total_price: 3, prompt: 'p', ...extra });
 
 /** A logger that keeps its warnings (the upkeep logs and carries on instead of throwing). */
 function quietLog(warnings: string[]): FastifyBaseLogger {

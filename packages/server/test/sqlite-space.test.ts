@@ -13,7 +13,7 @@ import { readConfig } from '../src/config';
 import type { Ctx } from '../src/context';
 import type { NewCallLog } from '../src/db/schema';
 import { prepareSqliteFile, reclaimSqliteSpace } from '../src/db/sqlite-space';
-import { newId } from '../src/http/ids';
+import { callLog } from './stat-fixtures';
 import { housekeep } from '../src/jobs/housekeeping';
 import { setSysSection } from '../src/settings/sys-config';
 import { startServer, type TestServer } from './helpers';
@@ -21,17 +21,8 @@ import { startServer, type TestServer } from './helpers';
 const DAY = 86_400_000;
 const PROMPT = '这是一段保存下来的提示词，足够长，让每一行占满几百个字节。'.repeat(20);
 
-function log(userId: number, reqTime: number): NewCallLog {
-  const id = newId();
-  return {
-    id, trace_id: `space-${id}`, attempt: 0, user_id: userId, app_id: 1, rid: 0, type: 1, stream: 0, is_enable_model_agent: 0, is_retry: 0, retry_count: 0,
-    is_smart_match: 0, status: 1, prompt_tokens: 1, completion_tokens: 1, cached_tokens: 0, total_tokens: 2, total_price: 3, discount_bp: 10_000,
-    conn_time: 1, duration: 1, total_time: 2, internal_time: 0, req_time: reqTime, created_at: reqTime, prompt_ratio: 1, completion_ratio: 1,
-    endpoint: 'chat', creator: '', app_key_id: '', corp: '', corp_name: '', group_id: '', group_name: '', model_id: '', name: 'm',
-    model: 'm', real_model_id: '', real_model: 'm', model_agent_id: '', model_agent_name: '', key_id: '', key_mask: '', client_ip: '', remote_ip: '',
-    err_msg: '', prompt: PROMPT, completion: '', messages: '',
-  };
-}
+/** A call log at `reqTime` with a long prompt, so a few thousand of them fill many pages. */
+const log = (userId: number, reqTime: number): NewCallLog => callLog({ user_id: userId, req_time: reqTime, created_at: reqTime, app_id: 1, prompt: PROMPT });
 
 async function pragma(ctx: Ctx, name: 'page_count' | 'freelist_count' | 'auto_vacuum'): Promise<number> {
   const { rows } = await sql<Record<string, number>>`${sql.raw(`PRAGMA ${name}`)}`.execute(ctx.db);

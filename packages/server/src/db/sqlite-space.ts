@@ -80,7 +80,7 @@ export function logSqliteSpace(ctx: Ctx): void {
 
 /**
  * After big deletes (housekeeping): returns the file's free pages to the file system, a slice at a time.
- * Nothing on PostgreSQL (its autovacuum reuses the space; H1's partitions drop whole days). Returns the pages handed back.
+ * Nothing on PostgreSQL (its autovacuum reuses the space; call-log partitions drop whole days). Returns the pages handed back.
  */
 export async function reclaimSqliteSpace(ctx: Ctx, opts: { slicePages?: number; pauseMs?: number; stopped?: () => boolean } = {}): Promise<number> {
   if (ctx.dialect !== 'sqlite') return 0;

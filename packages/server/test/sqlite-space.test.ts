@@ -24,7 +24,7 @@ const PROMPT = '这是一段保存下来的提示词，足够长，让每一行�
 /** A call log at `reqTime` with a long prompt, so a few thousand of them fill many pages. */
 const log = (userId: number, reqTime: number): NewCallLog => callLog({ user_id: userId, req_time: reqTime, created_at: reqTime, app_id: 1, prompt: PROMPT });
 
-async function pragma(ctx: Ctx, name: 'page_count' | 'freelist_count' | 'auto_vacuum'): Promise<number> {
+async function pragma(ctx: Ctx, name: 'page_count' | 'freelist_count' | 'auto_vacuum' | 'temp_store'): Promise<number> {
   const { rows } = await sql<Record<string, number>>`${sql.raw(`PRAGMA ${name}`)}`.execute(ctx.db);
   return Number(Object.values(rows[0] ?? {})[0]);
 }
@@ -37,6 +37,12 @@ describe('SQLite space', () => {
   const closers: (() => Promise<void> | void)[] = [];
   afterAll(async () => {
     for (const close of closers.reverse()) await close();
+  });
+
+  it('keeps statement journals in memory on the app\'s connection (temp_store), as on the writer thread\'s', async () => {
+    const server: TestServer = await startServer('sqlite');
+    closers.push(() => server.close());
+    expect(await pragma(server.app.ctx, 'temp_store')).toBe(2);
   });
 
   it('hands the pages the retention purge freed back: the file shrinks', async () => {

@@ -73,6 +73,25 @@ describe('SqliteWriter', () => {
     }
   });
 
+  it('runs with the settings every connection gets (foreign keys on, statement journals in memory, not temp files) and a 2 MB page cache', async () => {
+    const { f, main, db } = file();
+    const writer = new SqliteWriter(f);
+    try {
+      // Read on the thread's own connection, through the pragmas' table-valued functions (t holds v ≥ 0; a
+      // cache size in KiB is negative).
+      const read = (id: number, pragma: string) => sql`insert into t (id, v) select ${id}, abs(${sql.raw(pragma)}) from ${sql.raw(`pragma_${pragma}`)}`.compile(db);
+      await writer.run([read(1, 'temp_store'), read(2, 'foreign_keys'), read(3, 'cache_size')]);
+      expect(main.prepare('select id, v from t order by id').all()).toEqual([
+        { id: 1, v: 2 },
+        { id: 2, v: 1 },
+        { id: 3, v: 2000 },
+      ]);
+    } finally {
+      await writer.close();
+      main.close();
+    }
+  });
+
   it('waits for a write transaction open on the main connection, then commits; never deadlocks', async () => {
     const { f, main, db } = file();
     const writer = new SqliteWriter(f);

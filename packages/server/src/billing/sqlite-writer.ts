@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
+import { CONNECTION_PRAGMAS } from '../db/index';
 
 /** Plain CommonJS for `eval`: nothing to bundle or transpile, in the product, under tsx and under vitest alike. */
 const THREAD = `
@@ -20,7 +21,7 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file);
 db.pragma('busy_timeout = ' + workerData.busyMs);
-db.pragma('foreign_keys = ON');
+for (const p of workerData.pragmas) db.pragma(p);
 // A batch is 100-row inserts of a few sizes and one update per kind of account: a handful of distinct texts.
 const cache = new Map();
 const prepare = (sql) => {
@@ -51,6 +52,13 @@ parentPort.on('message', ({ id, statements }) => {
   }
 });
 `;
+
+/**
+ * SQLite's stock page cache (2 MB) instead of better-sqlite3's 16 MB: the thread's inserts fill any cache
+ * they are given, and the larger one cost 14–16 MB of the process's peak RSS under load. On 3M- and 10M-row
+ * stores the thread's CPU per call did not change (the file's pages stay in the OS's cache; docs/BENCHMARKS.md).
+ */
+const WRITER_CACHE = 'cache_size = -2000';
 
 interface Failure {
   name?: string;
@@ -111,7 +119,7 @@ export class SqliteWriter {
       eval: true,
       // None of the parent's flags: `--input-type=module` would make this CommonJS text a module.
       execArgv: [],
-      workerData: { driver, file: this.file, busyMs: this.busyMs },
+      workerData: { driver, file: this.file, busyMs: this.busyMs, pragmas: [...CONNECTION_PRAGMAS, WRITER_CACHE] },
       // A few batches in flight at most: a small heap keeps the process's memory where it was.
       resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
     });

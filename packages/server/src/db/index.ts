@@ -16,6 +16,15 @@ export type { Dialect } from './schema';
 /** The embedded database's file under DATA_DIR. */
 export const sqliteFile = (dataDir: string): string => path.join(dataDir, 'fastgate.db');
 
+/**
+ * Settings every connection to the file needs (this one, and the ledger's writer thread's): foreign keys,
+ * and statement journals in memory. A multi-row insert inside a transaction keeps a statement journal
+ * (the pages it changes, to undo just that statement); past 64 KiB SQLite spills it to a temp file. Under
+ * load the writer thread spent a fifth of its time in those writes, more as the table grew, since a 100-row
+ * insert touches more distinct index pages in a bigger table (docs/BENCHMARKS.md, "Third pass").
+ */
+export const CONNECTION_PRAGMAS: readonly string[] = ['foreign_keys = ON', 'temp_store = MEMORY'];
+
 export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db: DB; dialect: Dialect } {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
@@ -31,7 +40,7 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
   file.pragma('auto_vacuum = INCREMENTAL');
   file.pragma('journal_mode = WAL');
   file.pragma('busy_timeout = 5000');
-  file.pragma('foreign_keys = ON');
+  for (const p of CONNECTION_PRAGMAS) file.pragma(p);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immediateTransactions(file) }) });
   // A file made without auto_vacuum switches now while small, before anything reads or serves (db/sqlite-space.ts).
   prepareSqliteFile(file, db);

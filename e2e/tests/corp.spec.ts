@@ -1,7 +1,7 @@
 // Corp management (docs/SPEC.md §2.2, admin): create, filter, edit, disable and delete through the generic
 // resource table and form.
 import { expect, test, type Page } from '@playwright/test';
-import { loginAsAdmin, shot, toast } from '../helpers';
+import { loginAsAdmin, seeToast, shot } from '../helpers';
 
 /** The table row showing this corp name. */
 const row = (page: Page, name: string) => page.locator('.arco-table-tr').filter({ has: page.getByText(name, { exact: true }) });
@@ -9,9 +9,10 @@ const row = (page: Page, name: string) => page.locator('.arco-table-tr').filter(
 async function pickCode(page: Page, code: string) {
   await page.getByTestId('corp-code').click();
   await page.keyboard.type(code);
-  // allowCreate: the typed code is offered as an option even when it is not one of core's CORP_CODES.
-  await page.locator('.arco-select-option').filter({ hasText: code }).first().waitFor();
-  await page.keyboard.press('Enter');
+  // allowCreate: the typed code is offered as an option even when it is not one of core's CORP_CODES. Click it:
+  // Enter picks Arco's active option, which an effect sets a render after the option shows (a race under load).
+  await page.locator('.arco-select-option').filter({ hasText: code }).first().click();
+  await expect(page.getByTestId('corp-code')).toContainText(code);
 }
 
 test('admin creates, filters, edits, disables and deletes a corp', async ({ page }) => {
@@ -33,7 +34,7 @@ test('admin creates, filters, edits, disables and deletes a corp', async ({ page
   await page.getByTestId('corp-public').click();
   await page.getByTestId('corp-remark').fill('created by e2e');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/corp\/list$/);
   await expect(row(page, name)).toContainText('E2EGate');
   await expect(row(page, name).locator('[data-testid^=public-switch-]')).toHaveAttribute('aria-checked', 'true');
@@ -51,7 +52,7 @@ test('admin creates, filters, edits, disables and deletes a corp', async ({ page
   await expect(page.getByTestId('corp-name')).toHaveValue(name);
   await page.getByTestId('corp-name').fill(renamed);
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '更新成功')).toBeVisible();
+  await seeToast(page, '更新成功');
   await expect(page).toHaveURL(/\/corp\/list\?name=/);
   await expect(row(page, renamed)).toBeVisible();
 
@@ -72,7 +73,7 @@ test('admin creates, filters, edits, disables and deletes a corp', async ({ page
   // Delete with its confirmation.
   await row(page, renamed).locator('[data-testid^=row-delete-]').click();
   await page.locator('.arco-popconfirm').getByRole('button', { name: '确定' }).click();
-  await expect(toast(page, '删除成功')).toBeVisible();
+  await seeToast(page, '删除成功');
   await expect(row(page, renamed)).toHaveCount(0);
   await page.getByTestId('search-reset').click();
   await expect(page).toHaveURL(/\/corp\/list$/);

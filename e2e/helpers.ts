@@ -89,10 +89,24 @@ export async function createReseller(prefix = 'res', opts: { floor?: number } = 
   return { email, token };
 }
 
-/** An Arco message (toast) with this text. */
-/** The newest toast with this text (an earlier identical one may still be showing: toasts last 5 s). */
+const SEEN = 'data-e2e-seen';
+
+/** The newest toast (Arco message) with this text that no `seeToast` has seen yet. */
 export function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator('.arco-message').filter({ hasText: text }).last();
+  return page.locator(`.arco-message:not([${SEEN}])`).filter({ hasText: text }).last();
+}
+
+/**
+ * Waits for a new toast with this text, then marks every one showing with it as seen. Toasts stay up for
+ * seconds: without the mark, the toast of the step before ("保存成功" for another save) would pass for this
+ * step's before its call has finished, and the test would race ahead (a reload that lost the save).
+ */
+export async function seeToast(page: Page, text: string | RegExp): Promise<void> {
+  await expect(toast(page, text)).toBeVisible();
+  await page
+    .locator('.arco-message')
+    .filter({ hasText: text })
+    .evaluateAll((els, attr) => els.forEach((el) => el.setAttribute(attr, '')), SEEN);
 }
 
 /** Signs in through a login screen with account and password and waits for the console's landing page. */

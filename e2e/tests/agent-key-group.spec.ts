@@ -3,7 +3,7 @@
 // limit; a user then sees that group under 我的分组, and a reseller is kept out of the agent screens.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { BASE_URL, E2E_ADMIN_PASSWORD } from '../env';
-import { api, createReseller, createUser, loginAsAdmin, shot, toast, useSession } from '../helpers';
+import { api, createReseller, createUser, loginAsAdmin, seeToast, shot, useSession } from '../helpers';
 
 interface Envelope<T> {
   code: number;
@@ -80,7 +80,7 @@ test('admin: agent with two keys, masked key list with copy, public group at 80 
   await expect(page.getByText('当前 2 个')).toBeVisible();
   await shot(page, 'agent-form');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/agent\/list$/);
   const agentRow = row(page, agentName);
   await expect(agentRow).toContainText(corpName);
@@ -122,7 +122,7 @@ test('admin: agent with two keys, masked key list with copy, public group at 80 
   const copied = page.waitForResponse((r) => r.url().endsWith('/api/v1/key/copy/field'));
   await keyRows.first().locator('[data-testid^=key-mask-] button').click();
   expect((await copied).ok()).toBe(true);
-  await expect(toast(page, '复制成功')).toBeVisible();
+  await seeToast(page, '复制成功');
   const clip = await page.evaluate(() => navigator.clipboard.readText());
   expect(keys).toContain(clip);
   expect(firstMask.startsWith(clip.slice(0, 8))).toBe(true);
@@ -138,7 +138,7 @@ test('admin: agent with two keys, masked key list with copy, public group at 80 
   await page.getByTestId('group-limit-rpm').fill('60');
   await shot(page, 'group-form');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/group\/list$/);
   const groupRow = row(page, groupName);
   await expect(groupRow.locator('[data-testid^=group-discount-]')).toHaveText('80%');

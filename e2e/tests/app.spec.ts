@@ -4,7 +4,7 @@
 // one. Another user sees none of it.
 import { expect, test, type Page } from '@playwright/test';
 import { BASE_URL } from '../env';
-import { mailedCode, shot, toast, uniqueEmail } from '../helpers';
+import { mailedCode, seeToast, shot, uniqueEmail } from '../helpers';
 import { showColumns } from '../list-ui';
 
 /** Signs in at /login with an emailed code (registering the address) and waits for the landing page. */
@@ -67,7 +67,7 @@ test('a user creates an app with its first key, then creates, copies, exports an
   const first = (await page.getByTestId('key-reveal-value').textContent())!.trim();
   expect(first).toMatch(/^sk-FastAPI[A-Za-z0-9]{41}$/);
   await page.getByTestId('key-reveal-copy').click();
-  await expect(toast(page, '复制成功')).toBeVisible();
+  await seeToast(page, '复制成功');
   expect(await clipboard(page)).toBe(first);
   await shot(page, 'app-key-reveal');
   await page.getByTestId('key-reveal-close').click();

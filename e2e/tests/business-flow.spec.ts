@@ -5,7 +5,7 @@
 // lifetime in the system config and the next login follows; a tampered license is rejected.
 import { expect, test, type Browser, type Page, type Response } from '@playwright/test';
 import { BASE_URL, E2E_ADMIN_PASSWORD } from '../env';
-import { api, loginAsAdmin, loginWithPassword, shot, toast } from '../helpers';
+import { api, loginAsAdmin, loginWithPassword, seeToast, shot } from '../helpers';
 
 /** Rows of a user/reseller list (the header row has no actions). */
 const accountRows = (page: Page) => page.locator('.arco-table-tr').filter({ has: page.locator('[data-testid^=row-actions-]') });
@@ -58,7 +58,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await page.getByTestId('user-floor').fill('80');
     await expect(page.getByTestId('quota-preview').first()).toHaveText('$10');
     await page.getByTestId('form-submit').click();
-    await expect(toast(page, /创建成功|Created/)).toBeVisible();
+    await seeToast(page, /创建成功|Created/);
     const row = accountRows(page).filter({ hasText: reseller.account });
     await expect(row).toContainText('$10');
     await row.getByRole('button', { name: '充值' }).click();
@@ -84,7 +84,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await res.getByTestId('site-domain').fill(domain);
     await res.getByTestId('site-form-title').fill(`${reseller.name} AI`);
     await res.getByTestId('form-submit').click();
-    await expect(toast(res, '创建成功')).toBeVisible();
+    await seeToast(res, '创建成功');
     await expect(res).toHaveURL(/\/sys\/site\/config$/);
     await expect(tableRow(res, domain)).toContainText(`${reseller.name} AI`);
     await expect(tableRow(res, domain)).toContainText('待审核');
@@ -98,7 +98,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await expect(row).toContainText('待审核');
     await row.locator('[data-testid^=row-approve-]').click();
     await page.locator('.arco-modal').getByRole('button', { name: /确\s*定|OK/ }).click();
-    await expect(toast(page, '已通过审核')).toBeVisible();
+    await seeToast(page, '已通过审核');
     await expect(row.locator('[data-testid^=site-approval-]')).toHaveText('已通过');
     const open = await api<{ title: string }>('/open/site/config', { domain });
     expect(open.data.title).toBe(`${reseller.name} AI`);
@@ -124,7 +124,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await res.getByTestId('vip-default').click();
     await res.getByTestId('vip-limit-rpm').fill('60');
     await res.getByTestId('form-submit').click();
-    await expect(toast(res, '创建成功')).toBeVisible();
+    await seeToast(res, '创建成功');
     await expect(res).toHaveURL(/\/sys\/vip\/list$/);
     const row = tableRow(res, level);
     await expect(row).toContainText('90%');
@@ -138,7 +138,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await expect(res).toHaveURL(/\/user\/create$/);
     await fillAccount(res, user);
     await res.getByTestId('form-submit').click();
-    await expect(toast(res, /创建成功|Created/)).toBeVisible();
+    await seeToast(res, /创建成功|Created/);
     const row = accountRows(res).filter({ hasText: user.account });
     await expect(row).toContainText('$1');
     expect(await ownBalance(res)).toBe('$14');
@@ -202,7 +202,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     expect(previous).not.toBe('7200');
     await input.fill('7200');
     await page.getByTestId('cfg-save-admin_login').click();
-    await expect(toast(page, '保存成功')).toBeVisible();
+    await seeToast(page, '保存成功');
     await shot(page, 'business-sys-config');
 
     const again = await newActor(browser);
@@ -216,7 +216,7 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     // may still show: wait for this save's own answer before reloading.
     await input.fill(previous);
     await Promise.all([page.waitForResponse((r) => r.url().includes('/sys/config/update')), page.getByTestId('cfg-save-admin_login').click()]);
-    await expect(toast(page, '保存成功')).toBeVisible();
+    await seeToast(page, '保存成功');
     await page.reload();
     await page.getByTestId('cfg-tab-global').click();
     await expect(page.getByTestId('cfg-admin_login-session_expire')).toHaveValue(previous);
@@ -231,10 +231,10 @@ test('business flow: admin → reseller → site, VIP level, user, quota → use
     await expect(page).toHaveURL(/\/license\/create$/);
     await page.getByTestId('license-name').fill(name);
     await page.getByTestId('form-submit').click();
-    await expect(toast(page, /创建成功|Created/)).toBeVisible();
+    await seeToast(page, /创建成功|Created/);
     await expect(page).toHaveURL(/\/license\/list$/);
     await tableRow(page, name).locator('[data-testid^=license-copy-]').click();
-    await expect(toast(page, /复制成功|已复制|Copied/)).toBeVisible();
+    await seeToast(page, /复制成功|已复制|Copied/);
     const key = await page.evaluate(() => navigator.clipboard.readText());
     const [prefix, payload, signature] = key.split('.') as [string, string, string];
     expect(signature).toHaveLength(86);

@@ -4,7 +4,7 @@
 // under 我的模型 and the group under 我的分组, creates an app and an app key, and copies the key.
 import { expect, test, type Page } from '@playwright/test';
 import { BASE_URL } from '../env';
-import { loginAsAdmin, mailedCode, shot, toast, uniqueEmail } from '../helpers';
+import { loginAsAdmin, mailedCode, seeToast, shot, uniqueEmail } from '../helpers';
 import { showColumns } from '../list-ui';
 
 /** The table row showing this exact text. */
@@ -41,7 +41,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await page.locator('.arco-select-popup:visible .arco-select-option').filter({ hasText: /^OpenAI$/ }).first().click();
   await page.getByTestId('corp-public').click();
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(row(page, corpName)).toBeVisible();
 
   // 模型管理: a text model priced by ratio ($ / 1M tokens in, ratio = price × 0.5 stored).
@@ -56,7 +56,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await expect(page.getByTestId('text_quota-prompt_price-ratio')).toHaveText('倍率 1');
   await expect(page.getByTestId('text_quota-completion_price-ratio')).toHaveText('倍率 3');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/model\/list$/);
   await expect(row(page, modelName)).toContainText('$2 / 1M tokens');
 
@@ -70,7 +70,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await pick(page, 'agent-models', modelName);
   await page.getByTestId('agent-keys').fill(`sk-flow${tag}-first-aaaa1111\nsk-flow${tag}-second-bbbb2222`);
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/agent\/list$/);
   await expect(row(page, agentName).locator('[data-testid^=agent-keys-]')).toHaveText('2');
 
@@ -83,7 +83,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await pick(page, 'group-models', modelName);
   await page.getByTestId('group-public').click();
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/group\/list$/);
   await expect(row(page, groupName)).toContainText(modelName);
   await shot(page, 'flow-admin-groups');
@@ -123,7 +123,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await pick(user, 'app-group', groupName);
   await user.getByTestId('app-create-key').click();
   await user.getByTestId('form-submit').click();
-  await expect(toast(user, '创建成功')).toBeVisible();
+  await seeToast(user, '创建成功');
   await expect(user).toHaveURL(/\/app\/list$/);
   const appRow = row(user, appName);
   await showColumns(user, 'group_name');

@@ -14,7 +14,7 @@ import type { Bill } from '../../packages/core/src/entities/finance';
 import type { Expense } from '../../packages/core/src/entities/user';
 import { formatUsd, quotaToUsd } from '../../packages/core/src/money';
 import { BASE_URL } from '../env';
-import { loginAsAdmin, loginWithPassword, shot, toast } from '../helpers';
+import { loginAsAdmin, loginWithPassword, seeToast, shot } from '../helpers';
 import { createWorld, ok, type World } from '../world';
 
 // The browser runs in another zone than the server (Asia/Shanghai): "today" must still be the server's day.
@@ -160,7 +160,7 @@ test('dashboard workplace and finance: cards, trend, Top 10, live rates, quota w
     await user.getByTestId('warning-threshold').fill('5');
     await user.getByTestId('warning-days').fill('3');
     await user.getByTestId('warning-submit').click();
-    await expect(toast(user, '预警设置已保存')).toBeVisible();
+    await seeToast(user, '预警设置已保存');
     await expect(user.getByTestId('expense-warning')).toHaveText('已开启 · 低于 $5 · 到期前 3 天');
     expect(await ok<Expense>('/dashboard/expense', {}, w.user.token, 'GET')).toMatchObject({ quota_warning: true, warning_threshold: 5, expire_warning_threshold: 3 });
   });
@@ -263,7 +263,7 @@ test('dashboard workplace and finance: cards, trend, Top 10, live rates, quota w
     await file.saveAs(path);
     cells = await cellsOf(path);
     expect(cells).toEqual(expect.arrayContaining([bill.stat_date, w.model, String(calls), String(tokens), String(quotaToUsd(spend))]));
-    await expect(toast(user, '已导出')).toBeVisible();
+    await seeToast(user, '已导出');
 
     await user.getByTestId(`row-detail-${bill.id}`).click();
     await expect(user).toHaveURL(new RegExp(`/finance/bill_detail\\?id=${bill.id}$`));

@@ -1,7 +1,7 @@
 // The console layout (docs/SPEC.md §2.5 settings drawer, §4.7 locale and colour weakness, §9 defaults): language
 // switch, the settings drawer's switches, menu width, theme colour, copy settings, dark mode.
 import { expect, test, type Page } from '@playwright/test';
-import { createUser, loginAsAdmin, shot, toast, useSession } from '../helpers';
+import { createUser, loginAsAdmin, seeToast, shot, toast, useSession } from '../helpers';
 
 async function signedInUser(page: Page) {
   const user = await createUser('layout');
@@ -32,7 +32,7 @@ test('language: zh-CN → en-US on the login screen, kept across reloads; the cu
   await page.getByTestId('language-switch').click();
   await page.getByTestId('language-en-US').click();
   await expect(page.getByTestId('login-title')).toHaveText('Sign in');
-  await expect(toast(page, 'Language switched')).toBeVisible();
+  await seeToast(page, 'Language switched');
   await expect(page.getByTestId('login-tab-account')).toHaveText('Password');
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
   await shot(page, 'login-en-US');
@@ -52,7 +52,7 @@ test('language: zh-CN → en-US on the login screen, kept across reloads; the cu
   await page.getByTestId('login-account').fill('admin');
   await page.getByTestId('login-password').fill('wrong-password');
   await page.getByTestId('login-submit').click();
-  await expect(toast(page, 'Incorrect account or password')).toBeVisible();
+  await seeToast(page, 'Incorrect account or password');
 });
 
 test('language: the navbar switch changes the menu and the pages, kept across reloads', async ({ page }) => {
@@ -64,7 +64,7 @@ test('language: the navbar switch changes the menu and the pages, kept across re
   await expect(page.getByTestId('menu-user.center')).toHaveText('User center');
   await expect(page.getByTestId('center-tab-basic')).toHaveText('Basic information');
   await expect(page.getByTestId('breadcrumb')).toContainText('User center');
-  await expect(toast(page, 'Language switched')).toBeVisible();
+  await seeToast(page, 'Language switched');
   await page.reload();
   await expect(page.getByTestId('menu-user.center')).toHaveText('User center');
   await expect(page).toHaveTitle(/^User center - /);
@@ -74,7 +74,7 @@ test('language: the navbar switch changes the menu and the pages, kept across re
   await page.getByTestId('settings-language').click();
   await page.locator('.arco-select-option').filter({ hasText: '简体中文' }).click();
   await expect(page.getByTestId('menu-user.center')).toHaveText('个人中心');
-  await expect(toast(page, '语言切换成功')).toBeVisible();
+  await seeToast(page, '语言切换成功');
 });
 
 test('settings drawer: navbar, menu, footer, tab bar and top menu switches', async ({ page }) => {
@@ -231,7 +231,7 @@ test('settings drawer: copy settings puts the JSON on the clipboard with the suc
   await openDrawer(page);
   await page.getByTestId('settings-tabBar').click();
   await page.getByTestId('settings-copy').click();
-  await expect(toast(page, '复制成功，请粘贴到 src/settings.json 文件中')).toBeVisible();
+  await seeToast(page, '复制成功，请粘贴到 src/settings.json 文件中');
   await expect(page.getByTestId('settings-drawer')).toBeHidden();
   const copied = JSON.parse(await page.evaluate(() => navigator.clipboard.readText())) as Record<string, unknown>;
   expect(copied).toMatchObject({ navbar: true, menu: true, topMenu: false, footer: true, tabBar: true, menuWidth: 220, colorWeak: false, menuFromServer: false, themeColor: '#165DFF', theme: 'light' });
@@ -245,7 +245,7 @@ test('settings drawer in English: copy shows the English message', async ({ page
   await openDrawer(page);
   await expect(page.getByTestId('settings-drawer')).toContainText('Settings');
   await page.getByTestId('settings-copy').click();
-  await expect(toast(page, 'Copy succeeded, please paste into the settings file')).toBeVisible();
+  await seeToast(page, 'Copy succeeded, please paste into the settings file');
 });
 
 test('dark mode: the navbar toggle and the drawer switch set the arco-theme attribute', async ({ page }) => {

@@ -2,7 +2,7 @@
 // the register and forget-password forms, errors and the captcha button's sending state and countdown.
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
-import { api, createReseller, createUser, loginWithPassword, mailCount, mailedCode, shot, toast, uniqueEmail } from '../helpers';
+import { api, createReseller, createUser, loginWithPassword, mailCount, mailedCode, seeToast, shot, uniqueEmail } from '../helpers';
 
 test('an admin signs in on /admin and lands in the console', async ({ page }) => {
   await page.goto('/admin');
@@ -15,7 +15,7 @@ test('an admin signs in on /admin and lands in the console', async ({ page }) =>
   await page.getByTestId('login-account').fill('admin');
   await page.getByTestId('login-password').fill(E2E_ADMIN_PASSWORD);
   await page.getByTestId('login-submit').click();
-  await expect(toast(page, '登录成功')).toBeVisible();
+  await seeToast(page, '登录成功');
   await expect(page).toHaveURL(/\/dashboard\/workplace$/);
   await expect(page.getByTestId('workplace')).toBeVisible();
   await page.goto('/user/center');
@@ -38,12 +38,12 @@ test('an admin code login for an unknown email answers like any other and mails 
   await page.getByTestId('login-email').fill(email);
   await page.getByTestId('captcha-button').click();
   // The same answer as for a known admin: the screen tells nobody which addresses have accounts.
-  await expect(toast(page, '验证码已发送')).toBeVisible();
+  await seeToast(page, '验证码已发送');
   await page.waitForTimeout(300);
   expect(await mailCount(email)).toBe(0);
   await page.getByTestId('login-code').fill('123456');
   await page.getByTestId('login-submit').click();
-  await expect(toast(page, '验证码错误或已过期')).toBeVisible();
+  await seeToast(page, '验证码错误或已过期');
 });
 
 test('a reseller signs in on /reseller with an emailed code; an unknown email is not registered there', async ({ page }) => {
@@ -57,7 +57,7 @@ test('a reseller signs in on /reseller with an emailed code; an unknown email is
   const stranger = uniqueEmail('would-be-reseller');
   await page.getByTestId('login-email').fill(stranger);
   await page.getByTestId('captcha-button').click();
-  await expect(toast(page, '验证码已发送')).toBeVisible();
+  await seeToast(page, '验证码已发送');
   await page.waitForTimeout(300);
   expect(await mailCount(stranger)).toBe(0);
 
@@ -66,7 +66,7 @@ test('a reseller signs in on /reseller with an emailed code; an unknown email is
   await page.getByTestId('login-email').fill(reseller.email);
   const before = await mailCount(reseller.email);
   await page.getByTestId('captcha-button').click();
-  await expect(toast(page, '验证码已发送')).toBeVisible();
+  await seeToast(page, '验证码已发送');
   await page.getByTestId('login-code').fill(await mailedCode(reseller.email, before));
   await page.getByTestId('login-submit').click();
   await expect(page).toHaveURL(/\/dashboard\/workplace$/);
@@ -147,7 +147,7 @@ test('a user registers through the register form, then signs in with the passwor
   await page.getByTestId('register-confirm').fill('Secret#123');
   await shot(page, 'register-form');
   await page.getByTestId('register-submit').click();
-  await expect(toast(page, '注册成功，请登录')).toBeVisible();
+  await seeToast(page, '注册成功，请登录');
   // Back on the login form with the account filled in.
   await expect(page.getByTestId('login-form')).toBeVisible();
   await expect(page.getByTestId('login-account')).toHaveValue(email);
@@ -172,7 +172,7 @@ test('the register form tells a taken email apart by nothing, and its back link 
   await page.getByTestId('login-register-link').click();
   await page.getByTestId('register-email').fill(email);
   await page.getByTestId('register-captcha-button').click();
-  await expect(toast(page, '验证码已发送')).toBeVisible();
+  await seeToast(page, '验证码已发送');
   await page.waitForTimeout(300);
   expect(await mailCount(email)).toBe(before);
   await page.getByTestId('register-back').click();
@@ -197,17 +197,17 @@ test('a user resets a forgotten password and signs in with the new one', async (
   await page.getByTestId('forget-password').fill('NewSecret#1');
   await page.getByTestId('forget-confirm').fill('NewSecret#1');
   await page.getByTestId('forget-submit').click();
-  await expect(toast(page, '验证码错误或已过期')).toBeVisible();
+  await seeToast(page, '验证码错误或已过期');
 
   await page.getByTestId('forget-code').fill(code);
   await page.getByTestId('forget-submit').click();
-  await expect(toast(page, '密码已重置，请登录')).toBeVisible();
+  await seeToast(page, '密码已重置，请登录');
   await expect(page.getByTestId('login-account')).toHaveValue(user.email);
 
   // The old password no longer works (and the old session ended); the new one does.
   await page.getByTestId('login-password').fill(user.password);
   await page.getByTestId('login-submit').click();
-  await expect(toast(page, '账号或密码错误')).toBeVisible();
+  await seeToast(page, '账号或密码错误');
   expect((await api('/user/info', {}, user.token)).code).not.toBe(0);
   await page.getByTestId('login-password').fill('NewSecret#1');
   await page.getByTestId('login-submit').click();
@@ -226,7 +226,7 @@ test('a wrong password shows the server message and keeps the user signed out', 
   await page.getByTestId('login-account').fill(user.email);
   await page.getByTestId('login-password').fill('not-the-password');
   await page.getByTestId('login-submit').click();
-  await expect(toast(page, '账号或密码错误')).toBeVisible();
+  await seeToast(page, '账号或密码错误');
   await shot(page, 'login-wrong-password');
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
@@ -255,7 +255,7 @@ test('the captcha button shows its sending state and a 60 s countdown', async ({
   await expect(button).toHaveText('发送中');
   await expect(button).toHaveClass(/arco-btn-loading/);
   release();
-  await expect(toast(page, '验证码已发送')).toBeVisible();
+  await seeToast(page, '验证码已发送');
   await expect(button).toHaveText(/^(60|59)s 后重新获取$/);
   await expect(button).toBeDisabled();
   // The countdown runs once a second.
@@ -282,5 +282,5 @@ test('signing in with a password on /reseller works for a reseller account', asy
   await page.getByTestId('login-account').fill(email);
   await page.getByTestId('login-password').fill('Reseller#1');
   await page.getByTestId('login-submit').click();
-  await expect(toast(page, '账号或密码错误')).toBeVisible();
+  await seeToast(page, '账号或密码错误');
 });

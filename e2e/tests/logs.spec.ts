@@ -10,7 +10,7 @@ import ExcelJS from 'exceljs';
 import OpenAI from 'openai';
 import { formatUsd } from '../../packages/core/src/money';
 import { BASE_URL } from '../env';
-import { toast, useSession } from '../helpers';
+import { seeToast, useSession } from '../helpers';
 import { choose, closeDrawer, fill, pickRemote, rows, rowWith, search, settledShot, showColumns } from '../list-ui';
 import { createWorld, ok, traceOf, type World } from '../world';
 
@@ -231,7 +231,7 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
     await admin.getByTestId('resource-table-grid').locator('.arco-table-th .arco-checkbox').click();
     await admin.getByTestId('batch-delete').click();
     await admin.locator('.arco-modal').getByRole('button', { name: '确定' }).click();
-    await expect(toast(admin, '操作成功')).toBeVisible();
+    await seeToast(admin, '操作成功');
     await expect(rows(admin)).toHaveCount(0);
   });
 
@@ -252,7 +252,7 @@ test('call logs: spend, filters, detail and copy for the user; admin columns, ex
     await expect(modal.getByRole('checkbox', { name: '成功' })).toBeChecked();
     await settledShot(admin, 'logs-admin-delete-by-time');
     await admin.getByTestId('delete-by-time-submit').click();
-    await expect(toast(admin, '已开始删除')).toBeVisible();
+    await seeToast(admin, '已开始删除');
     await expect(async () => {
       await admin.getByTestId('resource-refresh').click();
       await expect(rows(admin)).toHaveCount(0, { timeout: 1000 });

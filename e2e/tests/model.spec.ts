@@ -3,7 +3,7 @@
 // switches agents by batch and toggles its status; a user then sees the public model with its $ prices.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
-import { createUser, loginAsAdmin, shot, toast, useSession } from '../helpers';
+import { createUser, loginAsAdmin, seeToast, shot, useSession } from '../helpers';
 import { showColumns } from '../list-ui';
 
 interface Envelope<T> {
@@ -84,7 +84,7 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await page.getByTestId('model-remark').fill('e2e ratio pricing');
   await shot(page, 'model-create');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/model\/list$/);
   await showColumns(page, 'corp_name', 'type', 'is_enable_model_agent');
   await expect(row(page, name)).toContainText('$2 / 1M tokens');
@@ -125,7 +125,7 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await expect(page.getByTestId('text_quota-completion_price')).toHaveValue('6');
   await page.getByTestId('text_quota-completion_price').fill('8');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '更新成功')).toBeVisible();
+  await seeToast(page, '更新成功');
   await expect(page).toHaveURL(/\/model\/list\?.*name=/);
   await expect(row(page, name)).toContainText('$8 / 1M tokens');
   detail = await api.get<ModelDetail>('/model/detail', { id });
@@ -146,7 +146,7 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await row(page, name).locator('.arco-checkbox').click();
   await page.getByTestId('batch-agent-on').click();
   await page.locator('.arco-modal').getByRole('button', { name: '确定' }).click();
-  await expect(toast(page, '操作成功')).toBeVisible();
+  await seeToast(page, '操作成功');
   await expect.poll(async () => (await api.get<ModelDetail>('/model/detail', { id })).is_enable_model_agent).toBe(true);
   await expect(row(page, name)).toContainText('开启');
   await row(page, name).locator('.arco-checkbox').click();
@@ -238,7 +238,7 @@ test('a multimodal model: vision and search price tables, keyword forwarding row
   await pick(page, 'model-fallback-model', `E2E code ${stamp}`);
   await shot(page, 'model-create-multimodal');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/model\/list$/);
 
   const id = (await api.post<{ items: { id: string }[] }>('/model/page', { current: 1, pageSize: 20, name })).items[0]!.id;

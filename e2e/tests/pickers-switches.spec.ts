@@ -4,7 +4,7 @@
 // form offers only its own users, and a model's status switch asks before disabling and toasts each change.
 // In zh-CN and en-US at 1440×900, with the picker's dropdown checked on a 390×844 phone.
 import { expect, test, type Page } from '@playwright/test';
-import { loginAsAdmin, toast, useSession } from '../helpers';
+import { loginAsAdmin, seeToast, useSession } from '../helpers';
 import { rows } from '../list-ui';
 import { adminToken, ok } from '../world';
 
@@ -98,7 +98,7 @@ for (const lang of ['zh-CN', 'en-US'] as const) {
       await page.getByTestId('app-name').fill(`Picked app ${s.tag}`);
       await page.getByTestId('app-create-key').click();
       await page.getByTestId('form-submit').click();
-      await expect(toast(page, tx.created)).toBeVisible();
+      await seeToast(page, tx.created);
       const apps = await ok<{ items: { name: string; user_id: number }[] }>('/app/page', { current: 1, pageSize: 20, name: `Picked app ${s.tag}` }, s.admin);
       expect(apps.items.map((a) => a.user_id)).toEqual([s.mine.userId]);
     });
@@ -116,7 +116,7 @@ for (const lang of ['zh-CN', 'en-US'] as const) {
       await options(page).filter({ hasText: `ID ${s.reseller.userId}` }).click();
       await expect(page.getByTestId('user-rid')).toContainText(s.reseller.name);
       await page.getByTestId('form-submit').click();
-      await expect(toast(page, tx.created)).toBeVisible();
+      await seeToast(page, tx.created);
       const users = await ok<{ items: { rid: number }[] }>('/admin/user/page', { current: 1, pageSize: 20, account }, s.admin);
       expect(users.items.map((u) => u.rid)).toEqual([s.reseller.userId]);
     });
@@ -156,18 +156,18 @@ for (const lang of ['zh-CN', 'en-US'] as const) {
       await page.route('**/api/v1/model/change/status', (route) => route.fulfill({ json: { code: 500, message: 'refused in test', data: null } }));
       await sw.click();
       await page.locator('.arco-popconfirm:visible').getByTestId('status-confirm-ok').click();
-      await expect(toast(page, 'refused in test')).toBeVisible();
+      await seeToast(page, 'refused in test');
       await expect(sw).toHaveAttribute('aria-checked', 'true');
       await page.unroute('**/api/v1/model/change/status');
 
       await sw.click();
       await page.locator('.arco-popconfirm:visible').getByTestId('status-confirm-ok').click();
-      await expect(toast(page, tx.disabled)).toBeVisible();
+      await seeToast(page, tx.disabled);
       await expect(sw).toHaveAttribute('aria-checked', 'false');
       expect((await ok<{ status: number }>('/model/detail?id=' + s.model.id, {}, s.admin, 'GET')).status).toBe(2);
 
       await sw.click();
-      await expect(toast(page, tx.enabled)).toBeVisible();
+      await seeToast(page, tx.enabled);
       await expect(page.locator('.arco-popconfirm:visible')).toHaveCount(0);
       await expect(sw).toHaveAttribute('aria-checked', 'true');
       expect((await ok<{ status: number }>('/model/detail?id=' + s.model.id, {}, s.admin, 'GET')).status).toBe(1);
@@ -178,10 +178,10 @@ for (const lang of ['zh-CN', 'en-US'] as const) {
       const pub = rows(page).first().locator('[data-testid^=public-switch-]');
       await expect(pub).toHaveAttribute('aria-checked', 'true');
       await pub.click();
-      await expect(toast(page, tx.publicOff)).toBeVisible();
+      await seeToast(page, tx.publicOff);
       await expect(pub).toHaveAttribute('aria-checked', 'false');
       await pub.click();
-      await expect(toast(page, tx.publicOn)).toBeVisible();
+      await seeToast(page, tx.publicOn);
       await expect(pub).toHaveAttribute('aria-checked', 'true');
     });
 

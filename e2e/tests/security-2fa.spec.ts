@@ -5,7 +5,7 @@
 import { expect, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { BASE_URL, E2E_ADMIN_PASSWORD } from '../env';
-import { api, loginAsAdmin, shot, toast } from '../helpers';
+import { api, loginAsAdmin, seeToast, shot } from '../helpers';
 
 const STEP_MS = 30_000;
 
@@ -67,7 +67,7 @@ test('admin: enrol TOTP, sign in with a code, step-up before revealing a provide
   await expect(page.getByTestId('tfa-off')).toBeVisible();
   await page.getByTestId('tfa-password').fill('Wrong#pass1');
   await page.getByTestId('tfa-start').click();
-  await expect(toast(page, '密码错误')).toBeVisible();
+  await seeToast(page, '密码错误');
   await page.getByTestId('tfa-password').fill(E2E_ADMIN_PASSWORD);
   await page.getByTestId('tfa-start').click();
   await expect(page.getByTestId('tfa-qr').locator('svg')).toBeVisible();
@@ -102,7 +102,7 @@ test('admin: enrol TOTP, sign in with a code, step-up before revealing a provide
   await shot(page, '2fa-login-code-step');
   await page.getByTestId('totp-code').fill('000000');
   await page.getByTestId('totp-submit').click();
-  await expect(toast(page, '动态验证码错误或已使用')).toBeVisible();
+  await seeToast(page, '动态验证码错误或已使用');
   await page.getByTestId('totp-code').fill(await nextCode());
   await page.getByTestId('totp-submit').click();
   await expect(page.getByTestId('workplace')).toBeVisible();
@@ -116,15 +116,15 @@ test('admin: enrol TOTP, sign in with a code, step-up before revealing a provide
   await shot(page, '2fa-step-up-modal');
   await page.getByTestId('step-up-code').fill('000000');
   await page.getByTestId('step-up-ok').click();
-  await expect(toast(page, '动态验证码错误或已使用')).toBeVisible();
+  await seeToast(page, '动态验证码错误或已使用');
   await page.getByTestId('step-up-code').fill(await nextCode());
   await page.getByTestId('step-up-ok').click();
-  await expect(toast(page, '复制成功')).toBeVisible();
+  await seeToast(page, '复制成功');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(providerKey);
   await expect(page.getByTestId('step-up-code')).toHaveCount(0);
   // Within the step-up window a second reveal asks nothing.
   await mask.locator('button').click();
-  await expect(toast(page, '复制成功')).toBeVisible();
+  await seeToast(page, '复制成功');
   await expect(page.getByTestId('step-up-code')).toHaveCount(0);
 
   // The audit log shows the enrolment, the wrong code at sign-in, the sign-in, the step-up and the reveal.

@@ -2,7 +2,7 @@
 // its OK button logs out, then reloads (user) or goes to the role's login screen (admin, reseller).
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
-import { createReseller, createUser, loginAsAdmin, shot, toast, useSession } from '../helpers';
+import { createReseller, createUser, loginAsAdmin, seeToast, shot, useSession } from '../helpers';
 
 /** Logs the page's token out through the API, from outside the browser. */
 async function logoutElsewhere(page: Page, request: import('@playwright/test').APIRequestContext) {
@@ -27,7 +27,7 @@ test('a user logged out elsewhere sees the session-timeout modal on the next sav
   const modal = page.locator('.arco-modal').filter({ hasText: '会话超时' });
   await expect(modal).toBeVisible();
   await expect(modal).toContainText('会话超时，请重新登录');
-  await expect(toast(page, '会话超时，请重新登录')).toBeVisible();
+  await seeToast(page, '会话超时，请重新登录');
   await expect(page.getByTestId('session-timeout-ok')).toHaveText('重新登录');
   await expect(modal).toHaveCSS('opacity', '1');
   await shot(page, 'session-timeout');
@@ -96,7 +96,7 @@ test('an admin logged out elsewhere: OK on the modal goes to /admin', async ({ p
   await expect(page.getByTestId('workplace')).toBeVisible();
   await page.goto('/user/center');
   await page.getByTestId('basic-save').click();
-  await expect(toast(page, '保存成功')).toBeVisible();
+  await seeToast(page, '保存成功');
   await logoutElsewhere(page, request);
   await page.getByTestId('basic-save').click();
   await expect(page.getByTestId('session-timeout-ok')).toBeVisible();
@@ -113,7 +113,7 @@ test('a reseller logged out elsewhere (English): OK on the modal goes to /resell
   await page.getByTestId('center-tab-basic').click();
   await page.getByTestId('basic-save').click();
   await expect(page.locator('.arco-modal').filter({ hasText: 'Session timeout' })).toContainText('session timeout, please log in again');
-  await expect(toast(page, 'Session timed out, please log in again')).toBeVisible();
+  await seeToast(page, 'Session timed out, please log in again');
   await expect(page.getByTestId('session-timeout-ok')).toHaveText('Log in again');
   await page.getByTestId('session-timeout-ok').click();
   await expect(page).toHaveURL(/\/reseller$/);

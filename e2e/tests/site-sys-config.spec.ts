@@ -2,7 +2,7 @@
 // site config, pending until an admin approves its domain (issue 11); the admin changes the admin session lifetime and the next login follows; the admin
 // uploads a logo for the current hostname and the console's identity follows on reload.
 import { expect, test, type Page } from '@playwright/test';
-import { api, createReseller, loginAsAdmin, mailCount, mailedCode, shot, toast } from '../helpers';
+import { api, createReseller, loginAsAdmin, mailCount, mailedCode, seeToast, shot } from '../helpers';
 import { E2E_ADMIN_PASSWORD } from '../env';
 import { consoleCall as scriptCall } from '../world';
 
@@ -57,7 +57,7 @@ test('a reseller signs in and creates a site config for its domain', async ({ pa
   await page.getByTestId('site-add-announcements').click();
   await page.getByTestId('site-list-announcements').locator('input').first().fill('Welcome to our gateway');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/sys\/site\/config$/);
   await expect(row(page, domain)).toContainText('Reseller Brand');
   await expect(row(page, domain)).toContainText('待审核');
@@ -95,7 +95,7 @@ test('the admin changes the session lifetime in the system config and the next l
   const input = page.getByTestId('cfg-admin_login-session_expire');
   await input.fill('7200');
   await page.getByTestId('cfg-save-admin_login').click();
-  await expect(toast(page, '保存成功')).toBeVisible();
+  await seeToast(page, '保存成功');
 
   const login = await api<{ expires_in: number }>('/auth/login', { account: 'admin', password: E2E_ADMIN_PASSWORD, channel: 'admin', method: 'account' });
   expect(login.data.expires_in).toBe(7200);
@@ -105,7 +105,7 @@ test('the admin changes the session lifetime in the system config and the next l
   await page.getByTestId('cfg-tab-api').click();
   await page.getByTestId('cfg-not_shield_error-errors').fill('alpha error\nbeta error\n');
   await page.getByTestId('cfg-save-not_shield_error').click();
-  await expect(toast(page, '保存成功')).toBeVisible();
+  await seeToast(page, '保存成功');
   await page.reload();
   await expect(page.getByTestId('cfg-not_shield_error-errors')).toHaveValue('alpha error\nbeta error');
   await shot(page, 'sys-config-api');
@@ -114,7 +114,7 @@ test('the admin changes the session lifetime in the system config and the next l
   await page.getByTestId('cfg-tab-global').click();
   await page.getByTestId('cfg-reset-admin_login').click();
   await page.locator('.arco-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
-  await expect(toast(page, '已恢复默认值')).toBeVisible();
+  await seeToast(page, '已恢复默认值');
   await expect(page.getByTestId('cfg-admin_login-session_expire')).toHaveValue('21600');
   const again = await api<{ expires_in: number }>('/auth/login', { account: 'admin', password: E2E_ADMIN_PASSWORD, channel: 'admin', method: 'account' });
   expect(again.data.expires_in).toBe(21600);
@@ -130,13 +130,13 @@ test('the admin uploads a logo for this hostname and the console identity follow
   // A text file named .png is refused by the server; a real PNG is stored and previewed.
   const logoItem = page.locator('.arco-form-item').filter({ has: page.getByTestId('site-logo') });
   await logoItem.locator('input[type=file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image') });
-  await expect(toast(page, '只支持 png、jpeg、gif、webp、ico、svg 图片')).toBeVisible();
+  await seeToast(page, '只支持 png、jpeg、gif、webp、ico、svg 图片');
   await logoItem.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG });
   await expect(page.getByTestId('site-logo')).toHaveValue(/^\/uploads\/[a-f0-9]{32}\.png$/);
   await expect(page.getByTestId('site-logo-preview')).toBeVisible();
   const logo = await page.getByTestId('site-logo').inputValue();
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   const id = (await consoleCall<{ items: { id: string; domain: string }[] }>(page, '/sys/site/page', { domain: hostname })).data.items.find((r) => r.domain === hostname)?.id;
 
   try {

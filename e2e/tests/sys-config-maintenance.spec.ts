@@ -3,7 +3,7 @@
 // the gateway cannot use is refused with the server's message. Both languages, desktop and phone.
 import { expect, test } from '@playwright/test';
 import OpenAI from 'openai';
-import { shot, toast } from '../helpers';
+import { seeToast, shot } from '../helpers';
 import { COMBOS, comboPage, pick, slug } from '../viewports';
 import { createWorld } from '../world';
 
@@ -23,7 +23,7 @@ test('the admin pauses the gateway from the system config and opens it again', a
       await page.getByTestId('cfg-service_unavailable-message').fill(message);
       await page.getByTestId('cfg-service_unavailable-ip_whitelist').fill('10.1.2.3\n192.168.0.0/16');
       await page.getByTestId('cfg-save-service_unavailable').click();
-      await expect(toast(page, pick(combo, { 'zh-CN': '保存成功', 'en-US': 'Saved' }))).toBeVisible();
+      await seeToast(page, pick(combo, { 'zh-CN': '保存成功', 'en-US': 'Saved' }));
       await page.getByTestId('cfg-switch-service_unavailable').click();
       await expect(page.getByTestId('cfg-switch-service_unavailable')).toHaveClass(/arco-switch-checked/);
       await expect(async () => {
@@ -43,7 +43,7 @@ test('the admin pauses the gateway from the system config and opens it again', a
       await page.getByTestId('cfg-http-proxy_url').fill('socks5://127.0.0.1:1080');
       await page.getByTestId('cfg-save-http').click();
       // With the field's label, on the field too, never the API name.
-      await expect(toast(page, pick(combo, { 'zh-CN': /^代理地址：代理地址格式不正确/, 'en-US': /^Proxy URL: Invalid proxy URL/ }))).toBeVisible();
+      await seeToast(page, pick(combo, { 'zh-CN': /^代理地址：代理地址格式不正确/, 'en-US': /^Proxy URL: Invalid proxy URL/ }));
       await expect(page.getByTestId('cfg-card-http').locator('.arco-form-message')).toContainText(pick(combo, { 'zh-CN': '代理地址格式不正确', 'en-US': 'Invalid proxy URL' }));
       await expect(page.getByText('http.proxy_url')).toHaveCount(0);
       await page.getByTestId('cfg-card-http').scrollIntoViewIfNeeded();

@@ -1,7 +1,7 @@
 // User center (docs/SPEC.md §2.4, §5): basic information, password change with its rules, email binding and the
 // real-name certification (submit, auditing, view, withdraw).
 import { expect, test } from '@playwright/test';
-import { api, createUser, loginWithPassword, mailedCode, shot, toast, uniqueEmail, useSession } from '../helpers';
+import { api, createUser, loginWithPassword, mailedCode, seeToast, shot, uniqueEmail, useSession } from '../helpers';
 
 test('basic information: name rules, then name and profile saved', async ({ page }) => {
   const user = await createUser('basic');
@@ -23,7 +23,7 @@ test('basic information: name rules, then name and profile saved', async ({ page
   await page.getByTestId('basic-profile').fill('我是端到端测试用户');
   await expect(form).not.toContainText('名称为2-30位');
   await page.getByTestId('basic-save').click();
-  await expect(toast(page, '保存成功')).toBeVisible();
+  await seeToast(page, '保存成功');
   await expect(page.getByTestId('user-center-name')).toHaveText('测试用户_e2e');
   await expect(page.getByTestId('user-menu')).toContainText('测试用户_e2e');
   await shot(page, 'user-center-basic');
@@ -68,11 +68,11 @@ test('password change: strength rule, confirmation mismatch, wrong old password,
   await page.getByTestId('password-confirm').fill('New#pass2');
   await expect(form).not.toContainText('两次密码不一致');
   await page.getByTestId('password-submit').click();
-  await expect(toast(page, '原密码错误')).toBeVisible();
+  await seeToast(page, '原密码错误');
 
   await page.getByTestId('password-old').fill('Old#pass1');
   await page.getByTestId('password-submit').click();
-  await expect(toast(page, '密码修改成功')).toBeVisible();
+  await seeToast(page, '密码修改成功');
   await expect(page.getByTestId('password-old')).toHaveValue('');
 
   // This session stays; the API-made one of the same user ended; the new password signs in.
@@ -99,10 +99,10 @@ test('email binding: a code mailed to the new address and the current password',
   await page.getByTestId('email-code').fill(await mailedCode(next));
   await page.getByTestId('email-password').fill('wrong-password');
   await page.getByTestId('email-submit').click();
-  await expect(toast(page, '密码错误')).toBeVisible();
+  await seeToast(page, '密码错误');
   await page.getByTestId('email-password').fill(user.password);
   await page.getByTestId('email-submit').click();
-  await expect(toast(page, '邮箱绑定成功')).toBeVisible();
+  await seeToast(page, '邮箱绑定成功');
   await expect(page.getByTestId('security-email')).toContainText(next);
   await page.getByTestId('center-tab-basic').click();
   await expect(page.getByTestId('basic-email')).toHaveText(next);
@@ -128,7 +128,7 @@ test('real-name certification: submit, auditing, view, withdraw, submit again', 
   await page.locator('.arco-select-option').filter({ hasText: '护照' }).click();
   await page.getByTestId('cert-id-number').fill('E12345678');
   await page.getByTestId('cert-submit').click();
-  await expect(toast(page, '认证申请已提交，请等待审核')).toBeVisible();
+  await seeToast(page, '认证申请已提交，请等待审核');
 
   // One record, auditing; no new request while it is.
   await expect(table.getByTestId('cert-status-2')).toHaveText('审核中');
@@ -154,7 +154,7 @@ test('real-name certification: submit, auditing, view, withdraw, submit again', 
   const confirm = page.locator('.arco-popconfirm').filter({ hasText: '确定撤回该认证申请吗？' });
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: '确定' }).click();
-  await expect(toast(page, '已撤回')).toBeVisible();
+  await seeToast(page, '已撤回');
   await expect(table.getByTestId('cert-status-3')).toHaveText('已撤回');
   await expect(table.locator('[data-testid^="cert-withdraw-"]')).toHaveCount(0);
   await expect(page.getByTestId('cert-form')).toBeVisible();

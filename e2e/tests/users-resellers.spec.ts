@@ -2,7 +2,7 @@
 // the console and gives it quota; the reseller signs in at /reseller, creates a user and allocates part
 // of its quota to it; the user signs in and sees the balance and the deal record in the user center.
 import { expect, test, type Page } from '@playwright/test';
-import { loginAsAdmin, loginWithPassword, shot, toast } from '../helpers';
+import { loginAsAdmin, loginWithPassword, seeToast, shot } from '../helpers';
 
 const rows = (page: Page) => page.locator('.arco-table-tr').filter({ has: page.locator('[data-testid^=row-actions-]') });
 
@@ -29,7 +29,7 @@ test('admin creates and funds a reseller; the reseller creates and funds a user;
   await fillAccount(page, { ...reseller, quota: '5000000' });
   await expect(page.getByTestId('quota-preview').first()).toHaveText('$10');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, /创建成功|Created/)).toBeVisible();
+  await seeToast(page, /创建成功|Created/);
   const resRow = rows(page).filter({ hasText: reseller.account });
   await expect(resRow).toContainText('$10');
   await resRow.getByRole('button', { name: '充值' }).click();
@@ -45,7 +45,7 @@ test('admin creates and funds a reseller; the reseller creates and funds a user;
   await page.goto('/user/create');
   await fillAccount(page, { ...user, quota: '2000000' });
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, /创建成功|Created/)).toBeVisible();
+  await seeToast(page, /创建成功|Created/);
   const userRow = rows(page).filter({ hasText: user.account });
   await expect(userRow).toContainText('$4');
   await userRow.getByRole('button', { name: '充值' }).click();
@@ -57,7 +57,7 @@ test('admin creates and funds a reseller; the reseller creates and funds a user;
   await userRow.getByRole('button', { name: '充值' }).click();
   await page.getByTestId('recharge-quota').fill('500000000');
   await page.getByTestId('recharge-dialog').getByRole('button', { name: /确定|OK/ }).click();
-  await expect(toast(page, '代理商额度不足')).toBeVisible();
+  await seeToast(page, '代理商额度不足');
   await page.getByTestId('recharge-dialog').getByRole('button', { name: /取消|Cancel/ }).click();
   await expect(userRow).toContainText('$5');
   await shot(page, 'reseller-users');

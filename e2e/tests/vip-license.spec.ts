@@ -4,7 +4,7 @@
 import { expect, test } from '@playwright/test';
 import { USER_PREFIX } from '@fastgate/core/entities/user';
 import { E2E_ADMIN_PASSWORD, BASE_URL } from '../env';
-import { createReseller, loginAsAdmin, shot, toast, uniqueEmail, useSession } from '../helpers';
+import { createReseller, loginAsAdmin, seeToast, shot, uniqueEmail, useSession } from '../helpers';
 import { showColumns } from '../list-ui';
 
 interface Envelope<T> {
@@ -49,7 +49,7 @@ test('a reseller creates a VIP level; its user sees it in the VIP center', async
   await page.getByTestId('vip-limit-rpm').fill('60');
   await shot(page, 'vip-form');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await expect(page).toHaveURL(/\/sys\/vip\/list$/);
   const row = page.locator('.arco-table-tr').filter({ hasText: level });
   await expect(row).toContainText('85%');
@@ -65,7 +65,7 @@ test('a reseller creates a VIP level; its user sees it in the VIP center', async
   await page.locator('.arco-select-option').filter({ hasText: level }).first().click();
   await shot(page, 'vip-form-rule');
   await page.getByTestId('form-submit').click();
-  await expect(toast(page, '创建成功')).toBeVisible();
+  await seeToast(page, '创建成功');
   await showColumns(page, 'rules');
   await expect(page.locator('.arco-table-tr').filter({ hasText: `${level}-入门` })).toContainText(`升级 → ${level}`);
 
@@ -106,7 +106,7 @@ test('an admin pastes a tampered license in license info and sees it rejected', 
   // The genuine one installs.
   await page.getByTestId('license-secret-key').fill(lic.secret_key);
   await page.getByTestId('license-install').click();
-  await expect(toast(page, '授权已安装')).toBeVisible();
+  await seeToast(page, '授权已安装');
   await expect(page.getByTestId('license-state')).toHaveText('有效');
   await expect(page.getByTestId('license-info')).toContainText('E2E License');
   await shot(page, 'license-info');

@@ -10,7 +10,7 @@ import { ErrorCode, TOAST_MS } from '@fastgate/core/constants';
 import type { RouteName } from '@fastgate/core/routes';
 import { fieldErrorOf, scrollBelow } from '../lib/form-errors';
 import { NAVBAR_HEIGHT } from '../lib/layout';
-import { routePath } from '../lib/navigation';
+import { backTo, routePath } from '../lib/navigation';
 import { useSettingsStore } from '../stores/settings';
 import { useFormLayout } from '../hooks/breakpoint';
 import { useResourceDetail, useResourceMutation } from '../hooks/resource';
@@ -89,8 +89,7 @@ export function ResourceForm<Row, Values extends object>(props: ResourceFormProp
   }, [mode, detail.data, form]);
 
   const back = () => {
-    const from = (location.state as { from?: string } | null)?.from;
-    navigate(from ?? routePath(listRoute));
+    navigate(backTo(location.state, routePath(listRoute)));
   };
 
   const submit = async (values: Values) => {

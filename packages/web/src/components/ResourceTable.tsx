@@ -11,7 +11,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { PAGE_SIZES } from '@fastgate/core/api';
 import { Status } from '@fastgate/core/constants';
 import type { RouteName } from '@fastgate/core/routes';
-import { routePath } from '../lib/navigation';
+import { openedFrom, routePath } from '../lib/navigation';
 import { isShown } from '../lib/table-prefs';
 import { textWidth } from '../lib/text-width';
 import { useResourceMutation, type ResourcePage } from '../hooks/resource';
@@ -105,8 +105,7 @@ export function ResourceTable<Row extends { id: string; status?: number }>(props
   // Selection only covers rows on screen: paging or filtering drops the rest.
   const picked = selected.filter((id) => page.rows.some((row) => row.id === id));
   // Forms go back to exactly this list (page, filters) when they are done.
-  const from = { from: location.pathname + location.search };
-  const open = (route: RouteName, row?: Row) => navigate(`${routePath(route)}${row ? `?id=${encodeURIComponent(row.id)}` : ''}`, { state: from });
+  const open = (route: RouteName, row?: Row) => navigate(`${routePath(route)}${row ? `?id=${encodeURIComponent(row.id)}` : ''}`, { state: openedFrom() });
 
   const confirmBatch = (content: string, run: () => Promise<unknown> | void) =>
     Modal.confirm({

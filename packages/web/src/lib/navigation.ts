@@ -24,3 +24,19 @@ export function routePath(name: RouteName | PublicRouteName): string {
 export function loginPath(role: Role | undefined): string {
   return routePath(role === 'admin' || role === 'reseller' ? role : 'login');
 }
+
+/**
+ * The page in the address bar (path and query), as the `from` state of the screen opened next: read when
+ * the user acts, not from the last render. The router renders a navigation in a transition, so on a busy
+ * device a click can still run with the previous render's location, and the way back would lose a filter
+ * just submitted.
+ */
+export function openedFrom(): { from: string } {
+  return { from: window.location.pathname + window.location.search };
+}
+
+/** Where a screen opened with `openedFrom` goes back to: that page (one of ours), else `fallback`. */
+export function backTo(state: unknown, fallback: string): string {
+  const from = (state as { from?: unknown } | null)?.from;
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : fallback;
+}

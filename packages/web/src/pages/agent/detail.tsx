@@ -6,7 +6,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Status } from '@fastgate/core/constants';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
 import { MODEL_AGENT_PREFIX, type ModelAgent } from '@fastgate/core/entities/model-agent';
-import { routePath } from '../../lib/navigation';
+import { backTo, openedFrom, routePath } from '../../lib/navigation';
 import { DetailCard } from '../../components/DetailCard';
 import { recordProblem } from '../../components/record-state';
 import { MaskedKey } from '../../components/MaskedKey';
@@ -30,7 +30,6 @@ export default function AgentDetail() {
   const id = search.get('id');
   const detail = useResourceDetail<ModelAgent>(MODEL_AGENT_PREFIX, id);
   const a = detail.data;
-  const from = (location.state as { from?: string } | null)?.from;
   const yesNo = (v: boolean | undefined) => <FlagTag value={!!v} yes={t('agent.yes')} no={t('agent.no')} />;
 
   const pairs = a?.replace_models.map((m, i) => `${m} → ${a.target_models[i] ?? ''}`) ?? [];
@@ -43,8 +42,8 @@ export default function AgentDetail() {
       subject={a?.name}
       problem={recordProblem(id, detail)}
       loading={detail.isFetching}
-      onBack={() => navigate(from ?? routePath('agent.list'))}
-      onEdit={a && (() => navigate(`${routePath('agent.update')}?id=${encodeURIComponent(a.id)}`, { state: { from: location.pathname + location.search } }))}
+      onBack={() => navigate(backTo(location.state, routePath('agent.list')))}
+      onEdit={a && (() => navigate(`${routePath('agent.update')}?id=${encodeURIComponent(a.id)}`, { state: openedFrom() }))}
       testId="agent-detail"
     >
       {a && (

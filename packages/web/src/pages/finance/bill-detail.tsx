@@ -8,7 +8,7 @@ import { usePermission } from '../../components/Permission';
 import { usd } from '../../components/Usd';
 import { recordProblem } from '../../components/record-state';
 import { DetailCard } from '../../components/DetailCard';
-import { routePath } from '../../lib/navigation';
+import { backTo, routePath } from '../../lib/navigation';
 import { useResourceDetail } from '../../hooks/resource';
 import { usePageLocale } from '../../locale';
 import { BILL_PREFIX } from './api';
@@ -27,7 +27,7 @@ export default function BillDetailPage() {
   const detail = useResourceDetail<BillDetail>(BILL_PREFIX, id);
   const bill = detail.data;
   const problem = recordProblem(id, detail);
-  const back = () => navigate((location.state as { from?: string } | null)?.from ?? routePath('finance.billList'));
+  const back = () => navigate(backTo(location.state, routePath('finance.billList')));
 
   return (
     <DetailCard subject={bill?.stat_date} problem={problem} loading={detail.isFetching} onBack={back} testId="bill-detail">

@@ -7,7 +7,7 @@ import { ForwardRule } from '@fastgate/core/entities/catalogue';
 import { Status } from '@fastgate/core/constants';
 import { MODEL_PREFIX, type Model } from '@fastgate/core/entities/model';
 import { formatUsd } from '@fastgate/core/money';
-import { routePath } from '../../lib/navigation';
+import { backTo, openedFrom, routePath } from '../../lib/navigation';
 import { DetailCard } from '../../components/DetailCard';
 import { recordProblem } from '../../components/record-state';
 import { useResourceDetail } from '../../hooks/resource';
@@ -182,8 +182,7 @@ function DetailBody({ id }: { id: string | undefined }) {
 /** Opens the update form; it comes back here (the list with its filters, or this screen) when done. */
 function useEdit() {
   const navigate = useNavigate();
-  const location = useLocation();
-  return (id: string) => navigate(`${routePath('model.update')}?id=${encodeURIComponent(id)}`, { state: { from: location.pathname + location.search } });
+  return (id: string) => navigate(`${routePath('model.update')}?id=${encodeURIComponent(id)}`, { state: openedFrom() });
 }
 
 /** The list's detail drawer. */
@@ -217,7 +216,7 @@ export default function ModelDetailPage() {
   const detail = useResourceDetail<Model>(MODEL_PREFIX, id);
   const model = detail.data;
   const edit = useEdit();
-  const back = () => navigate((location.state as { from?: string } | null)?.from ?? routePath('model.list'));
+  const back = () => navigate(backTo(location.state, routePath('model.list')));
   return (
     <DetailCard subject={model?.name} problem={recordProblem(id, detail)} loading={detail.isFetching} onBack={back} onEdit={model && (() => edit(model.id))} testId="model-detail">
       {model && <ModelDetailView model={model} />}

@@ -3,7 +3,7 @@ import { Descriptions, Space, Tag } from '@arco-design/web-react';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { RESELLER_PREFIX, USER_PREFIX, type Reseller } from '@fastgate/core/entities/user';
-import { routePath } from '../../lib/navigation';
+import { backTo, openedFrom, routePath } from '../../lib/navigation';
 import { DetailCard } from '../../components/DetailCard';
 import { recordProblem } from '../../components/record-state';
 import { useResourceDetail } from '../../hooks/resource';
@@ -28,8 +28,8 @@ function AccountDetail({ kind }: { kind: Kind }) {
   const block = (title: string, data: { label: ReactNode; value: ReactNode }[]) => (
     <Descriptions title={title} column={detailColumns(2)} border data={data} labelStyle={{ width: 150 }} style={{ marginBottom: 20 }} />
   );
-  const back = () => navigate((location.state as { from?: string } | null)?.from ?? routePath(kind === 'user' ? 'user.list' : 'sys.reseller.list'));
-  const edit = () => navigate(`${routePath(kind === 'user' ? 'user.update' : 'sys.reseller.update')}?id=${encodeURIComponent(id ?? '')}`, { state: { from: location.pathname + location.search } });
+  const back = () => navigate(backTo(location.state, routePath(kind === 'user' ? 'user.list' : 'sys.reseller.list')));
+  const edit = () => navigate(`${routePath(kind === 'user' ? 'user.update' : 'sys.reseller.update')}?id=${encodeURIComponent(id ?? '')}`, { state: openedFrom() });
   return (
     <DetailCard subject={u?.name || u?.account} problem={recordProblem(id, detail)} loading={detail.isFetching} onBack={back} onEdit={u && edit} testId="user-detail">
       {u && (

@@ -11,7 +11,7 @@ import { usd } from '../../../components/Usd';
 import { recordProblem } from '../../../components/record-state';
 import { DetailCard } from '../../../components/DetailCard';
 import { useResourceDetail } from '../../../hooks/resource';
-import { routePath } from '../../../lib/navigation';
+import { backTo, openedFrom, routePath } from '../../../lib/navigation';
 import { useGlobalLocale, usePageLocale } from '../../../locale';
 import locale from './locale';
 import { detailColumns } from '../../../lib/layout';
@@ -130,8 +130,8 @@ export default function SiteConfigDetail() {
   const detail = useResourceDetail<SiteConfig>(SITE_CONFIG_PREFIX, id);
   const problem = recordProblem(id, detail);
   const site = detail.data;
-  const back = () => navigate((location.state as { from?: string } | null)?.from ?? routePath('sys.site.config'));
-  const edit = () => navigate(`${routePath('sys.site.update')}?id=${encodeURIComponent(id ?? '')}`, { state: { from: location.pathname + location.search } });
+  const back = () => navigate(backTo(location.state, routePath('sys.site.config')));
+  const edit = () => navigate(`${routePath('sys.site.update')}?id=${encodeURIComponent(id ?? '')}`, { state: openedFrom() });
 
   return (
     <DetailCard subject={site?.domain} problem={problem} loading={detail.isFetching} onBack={back} onEdit={site && edit} testId="site-detail">

@@ -24,8 +24,11 @@ export interface Plan {
   resolution: Resolution;
   requested: string;
   stream: boolean;
-  /** The request's messages as JSON, kept only when the system config says so. */
-  messages: string;
+  /**
+   * The request's messages as sent, JSON-encoded into the row only when the system config keeps them (not
+   * by default): an agent's conversation can be megabytes, encoded for nothing on every call otherwise.
+   */
+  messages: unknown;
   prompt: string;
 }
 
@@ -117,6 +120,6 @@ export function callLog(snapshot: Snapshot, plan: Plan | RefusedPlan, index: num
     err_msg: (a.errMsg ?? '').slice(0, 2000),
     prompt: keep.includes('prompt') ? plan.prompt.slice(0, 20_000) : '',
     completion: keep.includes('completion') ? (a.completion ?? '').slice(0, 20_000) : '',
-    messages: keep.includes('messages') ? plan.messages.slice(0, 100_000) : '',
+    messages: keep.includes('messages') && plan.messages !== undefined ? JSON.stringify(plan.messages).slice(0, 100_000) : '',
   });
 }

@@ -46,7 +46,7 @@ export function logRefusal(gw: Gateway, refused: Refused, spec: RefusedSpec, err
     modelType: resolution ? resolution.model.type : ENDPOINT_TYPES[spec.endpoint][0],
     requested: spec.requested.slice(0, MODEL_NAME_MAX),
     stream: spec.stream,
-    messages: '',
+    messages: undefined,
     prompt: '',
   };
   gw.ledger.log([callLog(gw.snapshot, plan, 0, { status: LogStatus.Failed, errMsg: `${error.code}: ${error.message}${more}` })]);

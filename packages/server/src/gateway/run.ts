@@ -167,7 +167,7 @@ function planOf(call: Admitted, spec: Pick<CallSpec, 'path' | 'requested' | 'str
     resolution: call.resolution,
     requested: spec.requested,
     stream: spec.stream,
-    messages: spec.messages === undefined ? '' : JSON.stringify(spec.messages),
+    messages: spec.messages,
     prompt: spec.prompt ?? '',
   };
 }

@@ -1,7 +1,8 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { hash, randomBytes, randomInt } from 'node:crypto';
 
+/** One-shot (no Hash object): every gateway call hashes its key, and this is ~2.5× cheaper than createHash. */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** URL-safe random text of `bytes` random bytes. */

@@ -27,7 +27,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class Ledger {
   private readonly store: LedgerStore;
-  private settledTraces = new Set<string>();
   /** Debits and logs recorded since the last flush (decides when to flush early). */
   private queued = 0;
   private waiting = { debits: 0, logs: 0 };
@@ -125,16 +124,14 @@ export class Ledger {
 
   /**
    * Replaces the reservation by the real cost (which may exceed it by the estimate's error) and queues
-   * the call logs of every attempt. A second settle of the same trace does nothing. Resolves once the
+   * the call logs of every attempt. A second settle of the same reservation does nothing. Resolves once the
    * store holds the entry (Redis mode: in the shared journal, safe from this process dying; while Redis
    * is unreachable, queued here for retry), never rejects.
    */
   settle(r: Reservation, cost: number, logs: NewCallLog[]): Promise<void> {
-    if (r.settled || this.settledTraces.has(r.traceId)) return Promise.resolve();
+    if (r.settled) return Promise.resolve();
     r.settled = true;
     this.open--;
-    this.settledTraces.add(r.traceId);
-    if (this.settledTraces.size > 100_000) this.settledTraces.clear();
     const amount = Math.max(0, Math.ceil(cost));
     return this.record({ debits: amount > 0 ? r.accounts.map((account) => ({ account, amount })) : [], logs }, r);
   }

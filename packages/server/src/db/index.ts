@@ -1,15 +1,21 @@
 // Database connection: embedded SQLite under DATA_DIR, or PostgreSQL when DATABASE_URL is set.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
-import pg from 'pg';
+import type PG from 'pg';
 import { migrationProvider } from './migrations/index';
 import type { Database, DB, Dialect } from './schema';
 import { prepareSqliteFile } from './sqlite-space';
 
-// PostgreSQL returns bigint (int8) as a string; quota and epoch-ms values fit a double (< 2^53).
-pg.types.setTypeParser(20, (v) => Number(v));
+/** The PostgreSQL driver, loaded on first use: the embedded default never needs it (~0.5 MB of heap). */
+function postgresDriver(): typeof PG {
+  const pg = createRequire(import.meta.url)('pg') as typeof PG;
+  // PostgreSQL returns bigint (int8) as a string; quota and epoch-ms values fit a double (< 2^53).
+  pg.types.setTypeParser(20, (v) => Number(v));
+  return pg;
+}
 
 export type { Dialect } from './schema';
 
@@ -27,7 +33,7 @@ export const CONNECTION_PRAGMAS: readonly string[] = ['foreign_keys = ON', 'temp
 
 export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db: DB; dialect: Dialect } {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new (postgresDriver().Pool)({ connectionString: opts.databaseUrl, max: 10 });
     // An idle connection the server closed (restart, failover) emits here; without a listener the process
     // would crash. The pool drops it and the next query opens a new one; queries report their own errors.
     pool.on('error', () => {});

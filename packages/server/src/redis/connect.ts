@@ -1,7 +1,7 @@
 // Redis mode (REDIS_URL): one command connection shared by the rate limiter, the ledger's balances, the
 // session cache and the bus's publishes; the bus opens its own subscriber connection (bus/redis.ts).
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 
 export interface RedisConn {
@@ -13,8 +13,10 @@ export interface RedisConn {
 }
 
 export async function connectRedis(config: Config, log: FastifyBaseLogger): Promise<RedisConn> {
+  // Loaded here, not with the module: a single instance never uses it (~1 MB of heap).
+  const { Redis: Client } = await import('ioredis');
   // Few retries per command: a request fails fast (503) while Redis is away instead of queueing for seconds.
-  const client = new Redis(config.redisUrl!, { maxRetriesPerRequest: 2, lazyConnect: true });
+  const client = new Client(config.redisUrl!, { maxRetriesPerRequest: 2, lazyConnect: true });
   let reported = 0;
   client.on('error', (err: Error) => {
     // ioredis reports every failed reconnect; once every 10 s is enough.

@@ -131,21 +131,33 @@ interface TokenRates {
  */
 function tokenRates(text: Partial<TextQuota> | undefined, promptTokens: number): TokenRates {
   const t = text ?? {};
-  // Stored blocks are not re-validated on read: tolerate a missing or malformed tier list.
-  const tiers = (Array.isArray(t.tiers) ? t.tiers : []).filter((x): x is ContextTier => !!x && clean(x.above_tokens) > 0 && promptTokens > x.above_tokens);
-  const tier = tiers.reduce<ContextTier | undefined>((best, x) => (!best || x.above_tokens > best.above_tokens ? x : best), undefined);
-  const pick = (k: 'prompt_ratio' | 'completion_ratio' | 'cached_ratio' | 'cache_write_ratio' | 'cache_write_1h_ratio') => clean(tier?.[k]) || clean(t[k]);
-  const input = pick('prompt_ratio');
-  const write5m = pick('cache_write_ratio') || input;
-  return {
+  const tier = tierFor(t.tiers, promptTokens);
+  const input = rate(tier, t, 'prompt_ratio');
+  const write5m = rate(tier, t, 'cache_write_ratio') || input;
+  const rates: TokenRates = {
     input,
-    cached: pick('cached_ratio') || input,
+    cached: rate(tier, t, 'cached_ratio') || input,
     write_5m: write5m,
-    write_1h: pick('cache_write_1h_ratio') || write5m,
-    output: pick('completion_ratio'),
-    ...(tier ? { tier: tier.above_tokens } : {}),
+    write_1h: rate(tier, t, 'cache_write_1h_ratio') || write5m,
+    output: rate(tier, t, 'completion_ratio'),
   };
+  if (tier) rates.tier = tier.above_tokens;
+  return rates;
 }
+
+/** The highest context tier a prompt of `promptTokens` passes. Stored blocks are not re-validated on read: a
+ *  missing or malformed tier list counts as none. (A loop, not filter + reduce: every call prices twice.) */
+function tierFor(tiers: unknown, promptTokens: number): ContextTier | undefined {
+  if (!Array.isArray(tiers)) return undefined;
+  let best: ContextTier | undefined;
+  for (const x of tiers as (ContextTier | null | undefined)[]) {
+    if (x && clean(x.above_tokens) > 0 && promptTokens > x.above_tokens && (!best || x.above_tokens > best.above_tokens)) best = x;
+  }
+  return best;
+}
+
+/** A tier's ratio, or the block's where the tier leaves it unset (0). */
+const rate = (tier: ContextTier | undefined, t: Partial<TextQuota>, k: 'prompt_ratio' | 'completion_ratio' | 'cached_ratio' | 'cache_write_ratio' | 'cache_write_1h_ratio') => clean(tier?.[k]) || clean(t[k]);
 
 /** A count from the usage: a non-negative integer, at most `cap`. */
 const count = (n: number | undefined, cap = Number.MAX_SAFE_INTEGER) => Math.min(cap, Math.floor(clean(n)));
@@ -155,7 +167,7 @@ const count = (n: number | undefined, cap = Number.MAX_SAFE_INTEGER) => Math.min
  * (1 h, then 5 min) + input; completion = audio + reasoning + output. Details larger than what is left of
  * their total are capped (an upstream may report nonsense; nothing is billed twice).
  */
-function tokenLines(usage: BillableUsage, rates: TokenRates, audio: TextQuota | undefined): Line[] {
+function tokenLines(lines: Line[], usage: BillableUsage, rates: TokenRates, audio: TextQuota | undefined): void {
   const prompt = count(usage.prompt_tokens);
   const completion = count(usage.completion_tokens);
   const audioIn = audio ? count(usage.audio?.prompt_tokens, prompt) : 0;
@@ -165,17 +177,18 @@ function tokenLines(usage: BillableUsage, rates: TokenRates, audio: TextQuota | 
   const audioOut = audio ? count(usage.audio?.completion_tokens, completion) : 0;
   const reasoning = count(usage.reasoning_tokens, completion - audioOut);
   const tier = rates.tier ? { tier: rates.tier } : undefined;
-  const tok = (kind: LineKind, quantity: number, price: number) => line(kind, 'token', quantity, price, tier);
-  return [
-    tok('input', prompt - audioIn - cached - written, rates.input),
-    tok('cached_input', cached, rates.cached),
-    tok('cache_write_5m', written - written1h, rates.write_5m),
-    tok('cache_write_1h', written1h, rates.write_1h),
-    line('audio_input', 'token', audioIn, clean(audio?.prompt_ratio)),
-    tok('output', completion - audioOut - reasoning, rates.output),
-    tok('reasoning', reasoning, rates.output),
-    line('audio_output', 'token', audioOut, clean(audio?.completion_ratio)),
-  ];
+  // Only the lines with tokens: charge() drops the others, and most calls have two.
+  const add = (kind: LineKind, quantity: number, price: number, tiered = true) => {
+    if (quantity > 0) lines.push(line(kind, 'token', quantity, price, tiered ? tier : undefined));
+  };
+  add('input', prompt - audioIn - cached - written, rates.input);
+  add('cached_input', cached, rates.cached);
+  add('cache_write_5m', written - written1h, rates.write_5m);
+  add('cache_write_1h', written1h, rates.write_1h);
+  add('audio_input', audioIn, clean(audio?.prompt_ratio), false);
+  add('output', completion - audioOut - reasoning, rates.output);
+  add('reasoning', reasoning, rates.output);
+  add('audio_output', audioOut, clean(audio?.completion_ratio), false);
 }
 
 export interface PriceChatInput {
@@ -198,11 +211,16 @@ export function priceChat({ quotas, type, usage, discountBp, extras }: PriceChat
   const { text, audio } = block;
   const rates = tokenRates(text, count(usage.prompt_tokens));
   const fixed = isFixed(text);
-  const lines = fixed
-    ? [line('request', 'call', 1, whole(clean(block.fixed_quota) || clean(text.fixed_quota)))]
-    : [...tokenLines(usage, rates, audio), ...(whole(block.fixed_quota) ? [line('request', 'call', 1, whole(block.fixed_quota))] : [])];
-  const searches = usage.search_calls === undefined ? extras?.search : { ...extras?.search, calls: usage.search_calls };
-  lines.push(...visionLines(block.multimodal, extras?.images), ...searchLines(block.multimodal, searches));
+  const lines: Line[] = [];
+  if (fixed) lines.push(line('request', 'call', 1, whole(clean(block.fixed_quota) || clean(text.fixed_quota))));
+  else {
+    tokenLines(lines, usage, rates, audio);
+    if (whole(block.fixed_quota)) lines.push(line('request', 'call', 1, whole(block.fixed_quota)));
+  }
+  if (block.multimodal) {
+    const searches = usage.search_calls === undefined ? extras?.search : { ...extras?.search, calls: usage.search_calls };
+    lines.push(...visionLines(block.multimodal, extras?.images), ...searchLines(block.multimodal, searches));
+  }
   const price = charge(block.name, fixed ? 'fixed' : 'ratio', lines, discountBp);
   // Listed, not spread: an object spread here was the most expensive line of a call's pricing.
   return { quota: price.quota, unpriced: price.unpriced, detail: price.detail, prompt_ratio: rates.input, completion_ratio: rates.output };

@@ -112,19 +112,21 @@ export class UpstreamHealth implements Gate {
     const s = this.settings();
     const now = Date.now();
     const { key, agent } = route;
-    const outcomes: [string, Outcome][] = [[keyBreaker(key.id), { kind: r.kind, probe: false, hold: key.is_never_disable, coolMs: r.coolMs, error: r.error }]];
-    if (agent) {
-      const keys = r.kind === 'fail' ? (this.snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal).length : 0;
-      outcomes.push([agentBreaker(agent.id), { kind: r.kind, probe: false, hold: agent.is_never_disable, error: r.error, key: key.id, keysNeeded: Math.max(1, Math.min(2, keys)) }]);
-    }
-    await Promise.all(
-      outcomes.map(async ([id, outcome]) => {
-        const before = this.store.view(id)?.state ?? 'closed';
-        await this.store.record(id, { ...outcome, probe: probes.includes(id) }, s, now);
-        const after = this.store.view(id)?.state ?? 'closed';
-        if (after === 'open' && before !== 'open') log.warn({ breaker: id, agent: route.agent?.name, key: route.key.key_mask, status: r.error?.status }, 'circuit breaker opened');
-        else if (after === 'closed' && before !== 'closed') log.info({ breaker: id, agent: route.agent?.name, key: route.key.key_mask }, 'circuit breaker closed');
-      }),
-    );
+    const keyId = keyBreaker(key.id);
+    const keyDone = this.record(keyId, { kind: r.kind, probe: probes.includes(keyId), hold: key.is_never_disable, coolMs: r.coolMs, error: r.error }, s, now, route, r, log);
+    if (!agent) return keyDone;
+    const keys = r.kind === 'fail' ? (this.snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal).length : 0;
+    const agentId = agentBreaker(agent.id);
+    const outcome: Outcome = { kind: r.kind, probe: probes.includes(agentId), hold: agent.is_never_disable, error: r.error, key: key.id, keysNeeded: Math.max(1, Math.min(2, keys)) };
+    await Promise.all([keyDone, this.record(agentId, outcome, s, now, route, r, log)]);
+  }
+
+  /** One breaker's outcome, and a log line when that changes its state. */
+  private async record(id: string, outcome: Outcome, s: BreakerSettings, now: number, route: Route, r: Report, log: FastifyBaseLogger): Promise<void> {
+    const before = this.store.view(id)?.state ?? 'closed';
+    await this.store.record(id, outcome, s, now);
+    const after = this.store.view(id)?.state ?? 'closed';
+    if (after === 'open' && before !== 'open') log.warn({ breaker: id, agent: route.agent?.name, key: route.key.key_mask, status: r.error?.status }, 'circuit breaker opened');
+    else if (after === 'closed' && before !== 'closed') log.info({ breaker: id, agent: route.agent?.name, key: route.key.key_mask }, 'circuit breaker closed');
   }
 }

@@ -1,7 +1,8 @@
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database, NewCallLog } from '../db/schema';
-import { insertLogs, planEntries } from './ledger-write';
+import type { AccountRef } from './ledger-types';
+import { debitStatement, insertLogs, planEntries } from './ledger-write';
 
 // Compiling only: neither database is reached.
 const sqlite = new Kysely<Database>({ dialect: new SqliteDialect({ database: { close() {}, prepare: () => ({}) as never } }) });
@@ -44,5 +45,40 @@ describe('insertLogs', () => {
       expect(statements.flatMap((q) => q.parameters.filter((_, i) => i % columns.length === columns.indexOf('trace_id')))).toEqual(logs.map((l) => l.trace_id));
     }
     expect(shapes.size).toBeLessThanOrEqual(8);
+  });
+});
+
+describe('debitStatement', () => {
+  // What it replaced: kysely's relative update of the account's row.
+  const kysely = (db: Kysely<Database>, a: AccountRef, amount: number) => {
+    const spend = (eb: any) => ({ used_quota: eb('used_quota', '+', amount), ...(a.limited ? { quota: eb('quota', '-', amount) } : {}) });
+    if (a.kind === 'user' || a.kind === 'reseller') return db.updateTable('users').set(spend).where('user_id', '=', a.id).compile();
+    if (a.kind === 'app') return db.updateTable('apps').set(spend).where('app_id', '=', a.id).compile();
+    if (a.kind === 'app_key') return db.updateTable('app_keys').set(spend).where('id', '=', a.id).compile();
+    return db.updateTable('groups').set(spend).where('id', '=', a.id).compile();
+  };
+  const accounts: AccountRef[] = [
+    { kind: 'user', id: 7, limited: true },
+    { kind: 'user', id: 8, limited: false },
+    { kind: 'reseller', id: 3, limited: false },
+    { kind: 'app', id: 11, limited: true },
+    { kind: 'app', id: 12, limited: false },
+    { kind: 'app_key', id: 'k1', hash: 'h', limited: true },
+    { kind: 'app_key', id: 'k2', hash: 'h', limited: false },
+    { kind: 'group', id: 'g1', limited: true },
+    { kind: 'group', id: 'g2', limited: false },
+  ];
+  it.each([
+    ['SQLite', sqlite],
+    ['PostgreSQL', postgres],
+  ])('compiles what kysely compiles, on %s', (_, db) => {
+    for (const a of accounts) {
+      for (const amount of [1, 250, -40]) {
+        const ours = debitStatement(db === postgres, a, amount);
+        const theirs = kysely(db, a, amount);
+        expect(ours.sql).toBe(theirs.sql);
+        expect(ours.parameters).toEqual(theirs.parameters);
+      }
+    }
   });
 });

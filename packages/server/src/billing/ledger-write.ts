@@ -7,7 +7,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { callLogConflict } from '../db/call-log-partitions';
 import { isPostgres } from '../db/migrations/dialect';
 import type { Database, NewCallLog } from '../db/schema';
-import { accountKey, type Balances, type Debit, type Entry } from './ledger-types';
+import { accountKey, type AccountRef, type Balances, type Debit, type Entry } from './ledger-types';
 
 const logId = (l: { trace_id: string; attempt: number }) => `${l.trace_id}:${l.attempt}`;
 
@@ -137,15 +137,39 @@ function debitStatements(db: Kysely<Database>, entries: Entry[]): { statements: 
     }
   }
   const out = [...totals.entries()].filter(([, t]) => t.amount !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, t]) => t);
-  const statements = out.map(({ account: a, amount }) => {
-    // Unlimited app keys, apps and groups only count usage; the user's balance always goes down.
-    const spend = (eb: any) => ({ used_quota: eb('used_quota', '+', amount), ...(a.limited ? { quota: eb('quota', '-', amount) } : {}) });
-    if (a.kind === 'user' || a.kind === 'reseller') return db.updateTable('users').set(spend).where('user_id', '=', a.id).compile();
-    if (a.kind === 'app') return db.updateTable('apps').set(spend).where('app_id', '=', a.id).compile();
-    if (a.kind === 'app_key') return db.updateTable('app_keys').set(spend).where('id', '=', a.id).compile();
-    return db.updateTable('groups').set(spend).where('id', '=', a.id).compile();
-  });
+  const postgres = isPostgres(db);
+  const statements = out.map(({ account, amount }) => debitStatement(postgres, account, amount));
   return { statements, totals: out };
+}
+
+/** Where each kind of account keeps its balance: table and key column. */
+const BALANCE_ROWS: Record<AccountRef['kind'], readonly [table: string, key: string]> = {
+  user: ['users', 'user_id'],
+  reseller: ['users', 'user_id'],
+  app: ['apps', 'app_id'],
+  app_key: ['app_keys', 'id'],
+  group: ['groups', 'id'],
+};
+const debitTexts = new Map<string, string>();
+
+/**
+ * `update "users" set "used_quota" = "used_quota" + ?, "quota" = "quota" - ? where "user_id" = ?` and the
+ * like, as kysely compiles them (a test holds it to that), built directly: kysely's compile took ~70 µs a
+ * statement, several per batch, on the event loop. Unlimited app keys, apps and groups only count usage;
+ * the user's balance always goes down.
+ */
+export function debitStatement(postgres: boolean, a: AccountRef, amount: number): CompiledQuery {
+  const cacheKey = `${postgres ? 'pg' : 'sqlite'}:${a.kind}:${a.limited ? 1 : 0}`;
+  let text = debitTexts.get(cacheKey);
+  if (!text) {
+    const [table, key] = BALANCE_ROWS[a.kind];
+    const p = (n: number) => (postgres ? `$${n}` : '?');
+    text = a.limited
+      ? `update "${table}" set "used_quota" = "used_quota" + ${p(1)}, "quota" = "quota" - ${p(2)} where "${key}" = ${p(3)}`
+      : `update "${table}" set "used_quota" = "used_quota" + ${p(1)} where "${key}" = ${p(2)}`;
+    debitTexts.set(cacheKey, text);
+  }
+  return CompiledQuery.raw(text, a.limited ? [amount, amount, a.id] : [amount, a.id]);
 }
 
 /** Moves written totals into the stored balances, as the batch's UPDATEs did in the database. */

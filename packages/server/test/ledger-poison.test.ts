@@ -9,47 +9,32 @@ import type { AccountRef, Reservation } from '../src/billing/ledger-types';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
 import { writeEntries } from '../src/billing/ledger-write';
 import type { NewCallLog } from '../src/db/schema';
-import { signedIn, startServer, type TestDialect, type TestServer } from './helpers';
+import { ledgerModes, ledgerUser, type TestServer } from './helpers';
 import { callLog } from './stat-fixtures';
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
 const COST = 1_000;
 const START = 1_000_000;
 /** Text a client sent: it may be stored, never logged. */
 const PROMPT = 'PROMPT-MARKER tell nobody';
 
-const modes: [string, TestDialect, boolean][] = [
-  ['SQLite', 'sqlite', false],
-  ['PostgreSQL', 'postgres', false],
-  ...(REDIS_URL ? ([['PostgreSQL + Redis', 'postgres', true]] as [string, TestDialect, boolean][]) : []),
-];
-
 /** What a value the database refuses looks like where a test can put it (the gateway never builds these). */
 const refused = <T>(v: unknown) => v as T;
 
-describe.each(modes)('poison rows in a ledger batch (%s)', (_name, dialect, redis) => {
+describe.each(ledgerModes)('poison rows in a ledger batch (%s)', (_name, dialect, redis) => {
+  let fx: Awaited<ReturnType<typeof ledgerUser>>;
   let server: TestServer;
   let prefix = '';
   let userId = 0;
   let account: AccountRef;
 
   beforeAll(async () => {
-    prefix = `fgtest:poison:${randomBytes(6).toString('hex')}:`;
     // A short lease: the Redis case below lets an instance die and another take over its claims.
-    server = await startServer(dialect, redis ? { REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix, REDIS_LEASE_S: '0.5' } : {});
-    const user = await signedIn(server, 'user', `poison-${randomBytes(4).toString('hex')}@example.com`);
-    userId = user.userId;
-    await server.app.ctx.db.updateTable('users').set({ quota: START }).where('user_id', '=', userId).execute();
-    await server.app.gateway.snapshot.reload('users', [String(userId)]);
-    account = { kind: 'user', id: userId, limited: true };
+    fx = await ledgerUser(dialect, redis, 'poison', START, { REDIS_LEASE_S: '0.5' });
+    ({ server, prefix, userId, account } = fx);
   });
 
   afterAll(async () => {
-    if (redis) {
-      const keys = await server.app.ctx.redis!.client.keys(`${prefix}*`);
-      if (keys.length) await server.app.ctx.redis!.client.del(...keys);
-    }
-    await server?.close();
+    await fx?.close();
   });
 
   const trace = () => randomBytes(16).toString('hex');

@@ -5,41 +5,25 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRef } from '../src/billing/ledger-types';
-import { signedIn, startServer, type TestDialect, type TestServer } from './helpers';
+import { ledgerModes, ledgerUser, type TestServer } from './helpers';
 import { callLog } from './stat-fixtures';
 
-const REDIS_URL = process.env.TEST_REDIS_URL;
 const COST = 1_000;
 const START = 1_000_000;
 
-const modes: [string, TestDialect, boolean][] = [
-  ['SQLite', 'sqlite', false],
-  ['PostgreSQL', 'postgres', false],
-  ...(REDIS_URL ? ([['PostgreSQL + Redis', 'postgres', true]] as [string, TestDialect, boolean][]) : []),
-];
-
-describe.each(modes)('settling a reservation once (%s)', (_name, dialect, redis) => {
+describe.each(ledgerModes)('settling a reservation once (%s)', (_name, dialect, redis) => {
+  let fx: Awaited<ReturnType<typeof ledgerUser>>;
   let server: TestServer;
-  let prefix = '';
   let userId = 0;
   let account: AccountRef;
 
   beforeAll(async () => {
-    prefix = `fgtest:once:${randomBytes(6).toString('hex')}:`;
-    server = await startServer(dialect, redis ? { REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix } : {});
-    const user = await signedIn(server, 'user', `once-${randomBytes(4).toString('hex')}@example.com`);
-    userId = user.userId;
-    await server.app.ctx.db.updateTable('users').set({ quota: START }).where('user_id', '=', userId).execute();
-    await server.app.gateway.snapshot.reload('users', [String(userId)]);
-    account = { kind: 'user', id: userId, limited: true };
+    fx = await ledgerUser(dialect, redis, 'once', START);
+    ({ server, userId, account } = fx);
   });
 
   afterAll(async () => {
-    if (redis) {
-      const keys = await server.app.ctx.redis!.client.keys(`${prefix}*`);
-      if (keys.length) await server.app.ctx.redis!.client.del(...keys);
-    }
-    await server?.close();
+    await fx?.close();
   });
 
   it('charges and logs the first settle only', async () => {

@@ -115,7 +115,7 @@ async function speechAttempt(gw: Gateway, ctx: AttemptContext, body: Body & { in
   const characters = countCharacters(body.input);
   const price = priceSpeech({ quotas: model.quotas, characters, discountBp });
   const type = res.headers['content-type'];
-  ctx.reply.header('content-type', (Array.isArray(type) ? type[0] : type) ?? 'application/octet-stream').send(res.body);
+  ctx.reply.header('content-type', (Array.isArray(type) ? type[0] : type) ?? 'application/octet-stream').send(res.body.stream());
   let errMsg: string | undefined;
   try {
     // The log's timings cover the whole relay; the price does not depend on it (the upstream billed

@@ -79,12 +79,12 @@ async function attempt(gw: Gateway, ctx: AttemptContext, endpoint: AudioEndpoint
   const fromFile = wavSeconds(upload.file) ?? upload.file.length / BYTES_PER_SECOND_GUESS;
   if (type.startsWith('text/event-stream')) {
     // gpt-4o-transcribe with stream=true: relayed as it comes, billed from the file.
-    ctx.reply.header('content-type', type).send(res.body);
+    ctx.reply.header('content-type', type).send(res.body.stream());
     await finished(ctx.reply.raw).catch(() => undefined);
     const price = priceTranscription({ quotas: model.quotas, seconds: fromFile, discountBp });
     return { kind: 'finished', status: LogStatus.Success, quota: price.quota, tokens: 0 };
   }
-  const bytes = Buffer.from(await res.body.arrayBuffer());
+  const bytes = await res.body.bytes();
   const json = type.includes('json') ? tryParse(bytes.toString('utf8')) : undefined;
   const seconds = answeredSeconds(json) ?? fromFile;
   const price = priceTranscription({ quotas: model.quotas, seconds, discountBp });

@@ -1,14 +1,15 @@
 // The one place the gateway talks to upstreams: undici with pooled keep-alive connections, direct or
 // through the system config's HTTP proxy (docs/SPEC.md §3.15.2), with its timeout cap.
-import { Agent, ProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import type { HttpSection } from '@fastgate/core/sys-config';
 import type { UpstreamError, UpstreamRequest } from '../providers/types';
+import { dispatch, type UpstreamAnswer } from './upstream-call';
 
 export interface UpstreamReply {
   status: number;
-  body: Dispatcher.ResponseData['body'];
+  body: UpstreamAnswer['body'];
   /** Needed where the answer is relayed as is (the audio of /v1/audio/speech keeps its content-type). */
-  headers: Dispatcher.ResponseData['headers'];
+  headers: UpstreamAnswer['headers'];
   /** Milliseconds until the response headers arrived. */
   connMs: number;
 }
@@ -66,16 +67,21 @@ interface SendOptions {
 async function send(pool: Dispatcher, req: UpstreamRequest, opts: SendOptions): Promise<UpstreamReply> {
   const started = performance.now();
   try {
-    const res = await undiciRequest(req.url, {
-      method: opts.method ?? 'POST',
-      headers: req.headers,
-      body: opts.method === 'GET' ? undefined : (opts.rawBody ?? req.body),
-      dispatcher: pool,
-      signal: opts.signal,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-    });
-    return { status: res.statusCode, body: res.body, headers: res.headers, connMs: performance.now() - started };
+    const url = new URL(req.url);
+    const res = await dispatch(
+      pool,
+      {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: opts.method ?? 'POST',
+        headers: req.headers,
+        body: opts.method === 'GET' ? undefined : (opts.rawBody ?? req.body),
+        headersTimeout: opts.timeoutMs,
+        bodyTimeout: opts.timeoutMs,
+      },
+      opts.signal,
+    );
+    return { status: res.status, body: res.body, headers: res.headers, connMs: performance.now() - started };
   } catch (err) {
     const e = err as { name?: string; code?: string; message?: string };
     if (opts.signal?.aborted) throw err;

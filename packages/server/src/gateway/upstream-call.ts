@@ -1,0 +1,150 @@
+// One upstream request on undici's dispatcher, and its answer's body as it arrives. undici's `request()`
+// wraps every answer in a Readable stream (its events, buffers and nextTicks), runs its callbacks in an
+// AsyncResource and ties the caller's AbortSignal in through listeners of its own. A handler that keeps
+// the chunks in an array took the gateway's CPU per call from ~247 to ~213 µs (docs/BENCHMARKS.md,
+// seventh pass). Most answers are read whole; streamed ones are iterated chunk by chunk, with backpressure.
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+
+/** Bytes an answer may queue while nobody reads it before undici stops reading its socket. */
+const HIGH_WATER = 64 * 1024;
+
+/** The answer's body: read it whole once (`text`, `json`, `bytes`), or iterate it once, chunk by chunk. */
+export class UpstreamBody implements AsyncIterable<Buffer> {
+  private chunks: Buffer[] = [];
+  private queued = 0;
+  private ended = false;
+  private error: Error | undefined;
+  /** A whole read is waiting: the body is wanted entirely, so the socket is never paused for it. */
+  private whole = false;
+  private used = false;
+  /** The reader waiting for the next chunk, the end or an error. */
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly controller: Dispatcher.DispatchController) {}
+
+  /** @internal the handler's side */
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.queued += chunk.length;
+    if (!this.whole && this.queued > HIGH_WATER) this.controller.pause();
+    this.notify();
+  }
+
+  /** @internal */
+  end(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  /** @internal */
+  fail(err: Error): void {
+    this.error ??= err;
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private next(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve));
+  }
+
+  private claim(): void {
+    if (this.used) throw new TypeError('The upstream body was already read.');
+    this.used = true;
+  }
+
+  /** The whole body. */
+  async bytes(): Promise<Buffer> {
+    this.claim();
+    this.whole = true;
+    this.controller.resume();
+    while (!this.ended && !this.error) await this.next();
+    if (this.error) throw this.error;
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.queued);
+  }
+
+  async text(): Promise<string> {
+    return (await this.bytes()).toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  /** Chunk by chunk; stopping early (a break, a throw) aborts the request and frees its connection. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Buffer> {
+    this.claim();
+    try {
+      for (;;) {
+        const chunk = this.chunks.shift();
+        if (chunk) {
+          this.queued -= chunk.length;
+          if (this.controller.paused && this.queued <= HIGH_WATER / 2) this.controller.resume();
+          yield chunk;
+          continue;
+        }
+        if (this.error) throw this.error;
+        if (this.ended) return;
+        await this.next();
+      }
+    } finally {
+      if (!this.ended && !this.error) this.controller.abort(new Error('The upstream body was not read to its end.'));
+    }
+  }
+
+  /** A byte stream of the body, for relaying it as it is. */
+  stream(): Readable {
+    return Readable.from(this, { objectMode: false });
+  }
+}
+
+export interface UpstreamAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: UpstreamBody;
+}
+
+/**
+ * Dispatches one request; resolves at the answer's headers, rejects when it fails before them (undici's
+ * error: its timeouts and connection errors carry their `code`; an abort, the signal's reason).
+ */
+export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: AbortSignal): Promise<UpstreamAnswer> {
+  return new Promise<UpstreamAnswer>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    let body: UpstreamBody | undefined;
+    let controller: Dispatcher.DispatchController | undefined;
+    const onAbort = () => controller?.abort(signal?.reason as Error);
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c;
+        if (signal?.aborted) c.abort(signal.reason as Error);
+      },
+      onResponseStart(c, status, headers) {
+        // 1xx answers are interim: the real one follows.
+        if (status < 200) return;
+        body = new UpstreamBody(c);
+        resolve({ status, headers, body });
+      },
+      onResponseData(_c, chunk) {
+        body?.push(chunk);
+      },
+      onResponseEnd() {
+        done();
+        body?.end();
+      },
+      onResponseError(_c, err) {
+        done();
+        if (body) body.fail(err);
+        else reject(err);
+      },
+    };
+    dispatcher.dispatch(opts, handler);
+  });
+}

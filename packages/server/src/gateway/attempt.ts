@@ -11,6 +11,7 @@ import type { NewCallLog } from '../db/schema';
 import type { Metrics } from '../ops/metrics';
 import type { UpstreamError } from '../providers/types';
 import { callLog, type Attempt, type Plan } from './call-log';
+import type { CallSignal } from './call-signal';
 import { classify, retryBudget, type Verdict } from './classify';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
@@ -45,7 +46,7 @@ export interface AttemptContext {
   plan: Plan;
   /** The model the attempt calls (forwarding and fallback may change it). */
   target: SnapModel;
-  signal: AbortSignal;
+  signal: CallSignal;
   timeoutMs: number;
   reply: FastifyReply;
   /**
@@ -66,7 +67,7 @@ export interface AttemptScope {
   plan: Plan;
   reply: FastifyReply;
   /** Aborted when the client leaves. */
-  signal: AbortSignal;
+  signal: CallSignal;
   /** The call's logs so far (a smart-match decision's); every attempt adds its own. */
   logs: NewCallLog[];
 }

@@ -10,6 +10,7 @@ import type { RateLimits } from '@fastgate/core/entities/catalogue';
 import type { ChatRequest, UpstreamError } from '../providers/types';
 import { admit, type Caller } from './admit';
 import { CallAttempts, type AttemptScope, type Send } from './attempt';
+import { CallSignal } from './call-signal';
 import type { Plan } from './call-log';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
@@ -188,10 +189,10 @@ export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, repl
   const admitted = await admitRequest(gw, request, reply, spec, spec);
   const reservation = await hold(gw, admitted, spec);
   const { traceId, reqTime, started, caller, resolution, scopes } = admitted;
-  const abort = new AbortController();
-  const call: OpenCall = { traceId, reqTime, started, caller, resolution, scopes, accounts: reservation.accounts, reservation, plan: planOf(admitted, spec), reply, signal: abort.signal, logs: [] };
+  const signal = new CallSignal();
+  const call: OpenCall = { traceId, reqTime, started, caller, resolution, scopes, accounts: reservation.accounts, reservation, plan: planOf(admitted, spec), reply, signal, logs: [] };
   const onClose = () => {
-    if (!reply.raw.writableFinished) abort.abort();
+    if (!reply.raw.writableFinished) signal.abort();
   };
   request.raw.socket.once('close', onClose);
   // A client that left while its call waited for a hold is not served: refunded below.

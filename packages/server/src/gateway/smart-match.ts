@@ -7,6 +7,7 @@ import type { ForwardConfig } from '@fastgate/core/entities/catalogue';
 import type { NewCallLog } from '../db/schema';
 import { chatAdapterOf, providers } from '../providers/index';
 import { callLog, type Plan } from './call-log';
+import type { CallSignal } from './call-signal';
 import type { Gateway } from './gateway';
 import { pick } from './pick';
 import { lastText } from './resolve';
@@ -31,7 +32,7 @@ function parseDecision(text: string, count: number): number {
   return Number.isInteger(n) && n >= 0 && n < count ? n : -1;
 }
 
-export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig, body: ChatRequest, logs: NewCallLog[], signal: AbortSignal): Promise<SnapModel | undefined> {
+export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig, body: ChatRequest, logs: NewCallLog[], signal: CallSignal): Promise<SnapModel | undefined> {
   const { snapshot } = gw;
   const decision = snapshot.models.get(config.decision_model);
   if (!decision || decision.status !== Status.Normal) return undefined;

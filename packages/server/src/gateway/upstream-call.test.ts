@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CallSignal } from './call-signal';
 import { dispatch } from './upstream-call';
 
 const CHUNK = Buffer.alloc(16 * 1024, 'x');
@@ -56,7 +57,7 @@ const server = http.createServer((req, res) => {
 
 let origin = '';
 const agent = new Agent({ connections: 8 });
-const call = (path: string, o: { signal?: AbortSignal; timeoutMs?: number } = {}) =>
+const call = (path: string, o: { signal?: CallSignal; timeoutMs?: number } = {}) =>
   dispatch(agent, { origin, path, method: 'GET', headersTimeout: o.timeoutMs ?? 10_000, bodyTimeout: o.timeoutMs ?? 10_000 }, o.signal);
 
 beforeAll(async () => {
@@ -120,8 +121,8 @@ describe('an upstream call (undici dispatch)', () => {
   });
 
   it('rejects with the signal\'s reason when aborted before the answer, and hangs up', async () => {
-    const abort = new AbortController();
-    const pending = call('/never', { signal: abort.signal });
+    const abort = new CallSignal();
+    const pending = call('/never', { signal: abort });
     await sleep(50);
     abort.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
@@ -131,14 +132,14 @@ describe('an upstream call (undici dispatch)', () => {
   });
 
   it('rejects at once when the signal was aborted before the call', async () => {
-    const abort = new AbortController();
+    const abort = new CallSignal();
     abort.abort();
-    await expect(call('/pieces', { signal: abort.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(call('/pieces', { signal: abort })).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('fails the body when aborted while it is read', async () => {
-    const abort = new AbortController();
-    const res = await call('/silent-body', { signal: abort.signal });
+    const abort = new CallSignal();
+    const res = await call('/silent-body', { signal: abort });
     const reading = res.body.text();
     abort.abort();
     await expect(reading).rejects.toMatchObject({ name: 'AbortError' });

@@ -5,6 +5,7 @@
 // seventh pass). Most answers are read whole; streamed ones are iterated chunk by chunk, with backpressure.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
+import type { CallSignal } from './call-signal';
 
 /** Bytes an answer may queue while nobody reads it before undici stops reading its socket. */
 const HIGH_WATER = 64 * 1024;
@@ -113,18 +114,16 @@ export interface UpstreamAnswer {
  * Dispatches one request; resolves at the answer's headers, rejects when it fails before them (undici's
  * error: its timeouts and connection errors carry their `code`; an abort, the signal's reason).
  */
-export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: AbortSignal): Promise<UpstreamAnswer> {
+export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: CallSignal): Promise<UpstreamAnswer> {
   return new Promise<UpstreamAnswer>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
+    if (signal?.aborted) return reject(signal.reason);
     let body: UpstreamBody | undefined;
     let controller: Dispatcher.DispatchController | undefined;
-    const onAbort = () => controller?.abort(signal?.reason as Error);
-    const done = () => signal?.removeEventListener('abort', onAbort);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = signal?.onAbort(() => controller?.abort(signal.reason!)) ?? (() => {});
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart(c) {
         controller = c;
-        if (signal?.aborted) c.abort(signal.reason as Error);
+        if (signal?.aborted) c.abort(signal.reason!);
       },
       onResponseStart(c, status, headers) {
         // 1xx answers are interim: the real one follows.

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Status } from '@fastgate/core/constants';
 import type { BaseSection } from '@fastgate/core/sys-config';
 import { agentBreaker, availability, keyBreaker, type Availability, type BreakerSettings, type BreakerStore, type LastError, type Outcome } from '../breakers/index';
+import type { CallSignal } from './call-signal';
 import { GatewayError } from './errors';
 import type { Gate, Route } from './pick';
 import type { Snapshot } from './snapshot';
@@ -28,16 +29,16 @@ export function backoffMs(repeat: number, random = Math.random): number {
 }
 
 /** Waits `ms`, or less when the client leaves. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
+export function pause(ms: number, signal: CallSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      stop();
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    const stop = signal.onAbort(done);
   });
 }
 

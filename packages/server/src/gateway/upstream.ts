@@ -3,6 +3,7 @@
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import type { HttpSection } from '@fastgate/core/sys-config';
 import type { UpstreamError, UpstreamRequest } from '../providers/types';
+import type { CallSignal } from './call-signal';
 import { dispatch, type UpstreamAnswer } from './upstream-call';
 
 export interface UpstreamReply {
@@ -56,7 +57,7 @@ function capped(timeoutMs: number, capSeconds: number): number {
 
 interface SendOptions {
   timeoutMs: number;
-  signal?: AbortSignal;
+  signal?: CallSignal;
   /** A body other than req.body (multipart uploads pass through as bytes). */
   rawBody?: Buffer;
   /** POST unless said otherwise; a GET (an async task's poll) sends no body. */

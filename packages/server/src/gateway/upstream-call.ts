@@ -11,7 +11,7 @@ import type { CallSignal } from './call-signal';
 const HIGH_WATER = 64 * 1024;
 
 /** The answer's body: read it whole once (`text`, `json`, `bytes`), or iterate it once, chunk by chunk. */
-export class UpstreamBody implements AsyncIterable<Buffer> {
+class UpstreamBody implements AsyncIterable<Buffer> {
   private chunks: Buffer[] = [];
   private queued = 0;
   private ended = false;

@@ -2,8 +2,9 @@
 // path waits or reads the database; queue depths that live in the database are read when scraped
 // (ops/queue-gauges.ts). Labels stay bounded: route patterns (never raw URLs), provider families,
 // status classes and catalogue model names. Nothing is labelled by user, app or key.
-import { collectDefaultMetrics, Counter, Gauge, Histogram, register as processRegistry, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, register as processRegistry, Registry } from 'prom-client';
 import type { NewCallLog } from '../db/schema';
+import { HotCounter, HotHistogram } from './series';
 
 /** Which part of the product a request is for. */
 export type Face = 'console' | 'gateway' | 'other';
@@ -23,62 +24,59 @@ let processMetricsOn = false;
 
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'fastgate_http_requests_total',
-    help: 'HTTP requests answered, by face (console, gateway, other), method, route pattern and status (499: the client left first).',
-    labelNames: ['face', 'method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly latency = new Histogram({
-    name: 'fastgate_http_request_duration_seconds',
-    help: 'Time from the arrival of a request to the end of its answer (a whole stream for SSE), by face, method, route pattern and status class.',
-    labelNames: ['face', 'method', 'route', 'status_class'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
+  private readonly requests = new HotCounter(
+    'fastgate_http_requests_total',
+    'HTTP requests answered, by face (console, gateway, other), method, route pattern and status (499: the client left first).',
+    this.registry,
+  );
+  private readonly latency = new HotHistogram(
+    'fastgate_http_request_duration_seconds',
+    'Time from the arrival of a request to the end of its answer (a whole stream for SSE), by face, method, route pattern and status class.',
+    LATENCY_BUCKETS,
+    this.registry,
+  );
+  /** Requests being answered, by face: counted here, read when scraped. */
+  private readonly flying = new Map<Face, number>();
   private readonly inFlight = new Gauge({
     name: 'fastgate_http_requests_in_flight',
     help: 'Requests being answered now (gateway streams included), by face.',
     labelNames: ['face'] as const,
     registers: [this.registry],
+    collect: () => {
+      for (const [face, n] of this.flying) this.inFlight.set({ face }, n);
+    },
   });
-  private readonly upstreamAttempts = new Counter({
-    name: 'fastgate_upstream_attempts_total',
-    help: 'Upstream attempts by provider family and outcome: 2xx, 4xx, 5xx, network (no answer), stream_broken (failed after the first chunk), aborted (the client left).',
-    labelNames: ['family', 'status_class'] as const,
-    registers: [this.registry],
-  });
-  private readonly upstreamErrors = new Counter({
-    name: 'fastgate_upstream_errors_total',
-    help: 'Upstream attempts that failed (every outcome but 2xx and aborted), by provider family and outcome.',
-    labelNames: ['family', 'status_class'] as const,
-    registers: [this.registry],
-  });
-  private readonly upstreamLatency = new Histogram({
-    name: 'fastgate_upstream_attempt_duration_seconds',
-    help: 'Duration of one upstream attempt (until its answer was relayed), by provider family.',
-    labelNames: ['family'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly tokens = new Counter({
-    name: 'fastgate_tokens_total',
-    help: 'Tokens of written call logs by catalogue model and kind (prompt, completion).',
-    labelNames: ['model', 'kind'] as const,
-    registers: [this.registry],
-  });
-  private readonly spend = new Counter({
-    name: 'fastgate_spend_quota_total',
-    help: 'Spend of written call logs in quota units (500000 = $1) by catalogue model.',
-    labelNames: ['model'] as const,
-    registers: [this.registry],
-  });
-  private readonly calls = new Counter({
-    name: 'fastgate_call_logs_total',
-    help: 'Call-log rows written (one per upstream attempt) by catalogue model and call status (1 success, 2 aborted, 3 retried, -1 failed).',
-    labelNames: ['model', 'status'] as const,
-    registers: [this.registry],
-  });
+  private readonly upstreamAttempts = new HotCounter(
+    'fastgate_upstream_attempts_total',
+    'Upstream attempts by provider family and outcome: 2xx, 4xx, 5xx, network (no answer), stream_broken (failed after the first chunk), aborted (the client left).',
+    this.registry,
+  );
+  private readonly upstreamErrors = new HotCounter(
+    'fastgate_upstream_errors_total',
+    'Upstream attempts that failed (every outcome but 2xx and aborted), by provider family and outcome.',
+    this.registry,
+  );
+  private readonly upstreamLatency = new HotHistogram(
+    'fastgate_upstream_attempt_duration_seconds',
+    'Duration of one upstream attempt (until its answer was relayed), by provider family.',
+    LATENCY_BUCKETS,
+    this.registry,
+  );
+  private readonly tokens = new HotCounter(
+    'fastgate_tokens_total',
+    'Tokens of written call logs by catalogue model and kind (prompt, completion).',
+    this.registry,
+  );
+  private readonly spend = new HotCounter(
+    'fastgate_spend_quota_total',
+    'Spend of written call logs in quota units (500000 = $1) by catalogue model.',
+    this.registry,
+  );
+  private readonly calls = new HotCounter(
+    'fastgate_call_logs_total',
+    'Call-log rows written (one per upstream attempt) by catalogue model and call status (1 success, 2 aborted, 3 retried, -1 failed).',
+    this.registry,
+  );
   private readonly quarantined = new Counter({
     name: 'fastgate_ledger_quarantined_total',
     help: 'Call-log rows the database refused and the ledger set aside (their charges were applied), by outcome: sanitized (stored without the refused values), dropped (not stored; the error log names it).',
@@ -94,41 +92,24 @@ export class Metrics {
     }
   }
 
-  /**
-   * prom-client hashes a label object on every call; a request records three series, so each label set's
-   * children are looked up once and kept (the sets are bounded, as the header says).
-   */
-  private readonly children = new Map<string, { requests: Counter.Internal; latency: Histogram.Internal<string> }>();
-  private readonly flights = new Map<Face, Gauge.Internal<string>>();
-
-  private flight(face: Face): Gauge.Internal<string> {
-    let g = this.flights.get(face);
-    if (!g) this.flights.set(face, (g = this.inFlight.labels({ face })));
-    return g;
-  }
-
   requestStarted(face: Face): void {
-    this.flight(face).inc();
+    this.flying.set(face, (this.flying.get(face) ?? 0) + 1);
   }
 
   requestEnded(face: Face, method: string, route: string, status: number, seconds: number): void {
-    this.flight(face).dec();
+    this.flying.set(face, (this.flying.get(face) ?? 0) - 1);
     const key = `${face} ${method} ${route} ${status}`;
-    let c = this.children.get(key);
-    if (!c) {
-      c = { requests: this.requests.labels({ face, method, route, status: String(status) }), latency: this.latency.labels({ face, method, route, status_class: statusClass(status) }) };
-      this.children.set(key, c);
-    }
-    c.requests.inc();
-    c.latency.observe(seconds);
+    this.requests.of(key, () => ({ face, method, route, status: String(status) })).inc();
+    this.latency.of(key, () => ({ face, method, route, status_class: statusClass(status) })).observe(seconds);
   }
 
   /** One upstream attempt: its HTTP status (0 = no answer) or how it ended otherwise. */
   upstreamAttempt(family: string, outcome: number | 'aborted' | 'stream_broken', seconds: number): void {
     const cls = typeof outcome === 'number' ? statusClass(outcome) : outcome;
-    this.upstreamAttempts.inc({ family, status_class: cls });
-    if (cls !== '2xx' && cls !== 'aborted') this.upstreamErrors.inc({ family, status_class: cls });
-    this.upstreamLatency.observe({ family }, seconds);
+    const key = `${family} ${cls}`;
+    this.upstreamAttempts.of(key, () => ({ family, status_class: cls })).inc();
+    if (cls !== '2xx' && cls !== 'aborted') this.upstreamErrors.of(key, () => ({ family, status_class: cls })).inc();
+    this.upstreamLatency.of(family, () => ({ family })).observe(seconds);
   }
 
   /** Call logs the ledger has just committed: the tokens and spend they record. */
@@ -137,10 +118,11 @@ export class Metrics {
       // The catalogue name: a refused call for a model outside the catalogue has none (call-log.ts), so a
       // caller's text never becomes a label.
       const model = log.name || 'unknown';
-      this.calls.inc({ model, status: String(log.status ?? 0) });
-      if (log.prompt_tokens) this.tokens.inc({ model, kind: 'prompt' }, Number(log.prompt_tokens));
-      if (log.completion_tokens) this.tokens.inc({ model, kind: 'completion' }, Number(log.completion_tokens));
-      if (log.total_price) this.spend.inc({ model }, Number(log.total_price));
+      const status = String(log.status ?? 0);
+      this.calls.of(`${model} ${status}`, () => ({ model, status })).inc();
+      if (log.prompt_tokens) this.tokens.of(`${model} prompt`, () => ({ model, kind: 'prompt' })).inc(Number(log.prompt_tokens));
+      if (log.completion_tokens) this.tokens.of(`${model} completion`, () => ({ model, kind: 'completion' })).inc(Number(log.completion_tokens));
+      if (log.total_price) this.spend.of(model, () => ({ model })).inc(Number(log.total_price));
     }
   }
 

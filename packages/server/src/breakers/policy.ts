@@ -15,14 +15,18 @@ export const slotOf = (now: number, windowMs: number): number => Math.floor(now 
 export type Availability = { ok: true; probe: boolean } | { ok: false; until: number; cooling: boolean };
 
 /** May a request go there now, and must it claim the probe first? If not, until when (and why). */
+/** The common answers, shared: every pick asks for each candidate key and agent. */
+const OPEN: Availability = Object.freeze({ ok: true, probe: false });
+const PROBE: Availability = Object.freeze({ ok: true, probe: true });
+
 export function availability(v: BreakerView | undefined, now: number): Availability {
-  if (!v) return { ok: true, probe: false };
+  if (!v) return OPEN;
   const cool = v.coolUntil > now ? v.coolUntil : 0;
   // A probe in flight may answer any moment: worth asking again within a second.
   const breaker = v.state === 'open' && v.retryAt > now ? v.retryAt : v.state === 'half_open' && v.probeUntil > now ? Math.min(v.probeUntil, now + 1000) : 0;
   if (breaker && breaker >= cool) return { ok: false, until: breaker, cooling: false };
   if (cool) return { ok: false, until: cool, cooling: true };
-  return { ok: true, probe: v.state !== 'closed' };
+  return v.state !== 'closed' ? PROBE : OPEN;
 }
 
 /** One breaker's whole state (memory store; the Redis hash holds the same fields). */
@@ -65,8 +69,12 @@ export function record(e: Entry, o: Outcome, s: BreakerSettings, now: number): v
   for (const [k, last] of e.failingKeys) if (last <= slot - SLOTS) e.failingKeys.delete(k);
   if (o.kind === 'fail' && o.key) e.failingKeys.set(o.key, slot);
   if (o.kind !== 'neutral') {
-    const [c, f] = e.counts.get(slot) ?? [0, 0];
-    e.counts.set(slot, [c + 1, f + (o.kind === 'fail' ? 1 : 0)]);
+    const counts = e.counts.get(slot);
+    const failed = o.kind === 'fail' ? 1 : 0;
+    if (counts) {
+      counts[0]++;
+      counts[1] += failed;
+    } else e.counts.set(slot, [1, failed]);
   }
   if (o.coolMs && o.coolMs > 0) e.coolUntil = Math.max(e.coolUntil, now + o.coolMs);
   if (o.error) e.last = { ...o.error, at: now };

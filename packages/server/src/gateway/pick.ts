@@ -30,7 +30,8 @@ export interface Gate {
   agent(id: string, now: number): Availability;
 }
 
-const OPEN_GATE: Gate = { key: () => ({ ok: true, probe: false }), agent: () => ({ ok: true, probe: false }) };
+const OPEN: Availability = Object.freeze({ ok: true, probe: false });
+const OPEN_GATE: Gate = { key: () => OPEN, agent: () => OPEN };
 
 /** What the gate held back in one pick: the soonest moment something frees up, and whether all of it was cooling. */
 class HeldBack {
@@ -168,7 +169,9 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
       const keys = held.filter(enabledKeys, (id) => gate.key(id, now), keyProbes);
       if (keys.length) {
         const key = choose(agent.lb_strategy, `keys:${agent.id}`, untried(keys, tried.keys));
-        const probes = [...(agentProbes.get(agent.id) ? [agentBreaker(agent.id)] : []), ...(keyProbes.get(key.id) ? [keyBreaker(key.id)] : [])];
+        const probes: string[] = [];
+        if (agentProbes.get(agent.id)) probes.push(agentBreaker(agent.id));
+        if (keyProbes.get(key.id)) probes.push(keyBreaker(key.id));
         return routeFor(snapshot, model, requested, agent, key, probes);
       }
       keyless ||= !enabledKeys.length;

@@ -55,8 +55,13 @@ export class UpstreamHealth implements Gate {
     private readonly log: FastifyBaseLogger,
   ) {}
 
+  /** The settings of the snapshot's current base section (a reload replaces the section, never edits it). */
+  private made: { base: BaseSection; settings: BreakerSettings } | undefined;
+
   settings(): BreakerSettings {
-    return breakerSettings(this.snapshot.sys.base);
+    const { base } = this.snapshot.sys;
+    if (this.made?.base !== base) this.made = { base, settings: breakerSettings(base) };
+    return this.made.settings;
   }
 
   key(id: string, now: number): Availability {

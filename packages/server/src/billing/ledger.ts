@@ -105,7 +105,12 @@ export class Ledger {
   }
 
   private wake(): void {
-    for (const w of [...this.waiters]) w();
+    if (this.waiters.size) for (const w of [...this.waiters]) w();
+  }
+
+  private recorded(p: Promise<void>): void {
+    this.recording.delete(p);
+    this.wake();
   }
 
   /**
@@ -168,12 +173,14 @@ export class Ledger {
 
   private record(entry: Entry, r?: Reservation): Promise<void> {
     // The memory store applies the entry before this returns; the Redis store retries on its own.
-    const p = this.store
-      .record(entry, r)
-      .catch((err: unknown) => this.ctx.log.error({ err }, 'recording a charge failed'))
-      .finally(() => this.wake());
+    const p: Promise<void> = this.store.record(entry, r).then(
+      () => this.recorded(p),
+      (err: unknown) => {
+        this.ctx.log.error({ err }, 'recording a charge failed');
+        this.recorded(p);
+      },
+    );
     this.recording.add(p);
-    void p.finally(() => this.recording.delete(p));
     this.queued += entry.debits.length + entry.logs.length;
     this.waiting.debits += entry.debits.length;
     this.waiting.logs += entry.logs.length;

@@ -14,11 +14,11 @@ export const slotOf = (now: number, windowMs: number): number => Math.floor(now 
 
 export type Availability = { ok: true; probe: boolean } | { ok: false; until: number; cooling: boolean };
 
-/** May a request go there now, and must it claim the probe first? If not, until when (and why). */
 /** The common answers, shared: every pick asks for each candidate key and agent. */
 const OPEN: Availability = Object.freeze({ ok: true, probe: false });
 const PROBE: Availability = Object.freeze({ ok: true, probe: true });
 
+/** May a request go there now, and must it claim the probe first? If not, until when (and why). A breaker never used may go. */
 export function availability(v: BreakerView | undefined, now: number): Availability {
   if (!v) return OPEN;
   const cool = v.coolUntil > now ? v.coolUntil : 0;

@@ -7,7 +7,7 @@ import { Status, type ProviderFamily } from '@fastgate/core/constants';
 import { familyOfCorpCode } from '@fastgate/core/entities/corp';
 import { LbStrategy } from '@fastgate/core/entities/catalogue';
 import type { WireApi } from '@fastgate/core/entities/model-agent';
-import { agentBreaker, keyBreaker, type Availability } from '../breakers/index';
+import { agentBreaker, availability, keyBreaker, type Availability } from '../breakers/index';
 import { retryAfterSeconds } from '../limits/types';
 import type { UpstreamTarget } from '../providers/types';
 import { GatewayError } from './errors';
@@ -30,8 +30,8 @@ export interface Gate {
   agent(id: string, now: number): Availability;
 }
 
-const OPEN: Availability = Object.freeze({ ok: true, probe: false });
-const OPEN_GATE: Gate = { key: () => OPEN, agent: () => OPEN };
+/** No breakers: everything may go, as a breaker never used. */
+const OPEN_GATE: Gate = { key: (_id, now) => availability(undefined, now), agent: (_id, now) => availability(undefined, now) };
 
 /** What the gate held back in one pick: the soonest moment something frees up, and whether all of it was cooling. */
 class HeldBack {

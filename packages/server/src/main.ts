@@ -2,9 +2,12 @@
 import { buildApp } from './app';
 import { readConfig } from './config';
 import { gracefulShutdown } from './ops/shutdown';
+import { runInZone } from './zone';
 
 const started = performance.now();
 const config = readConfig();
+// Date's local time = the configured zone, so the product reads its dates without Intl (zone.ts says why).
+runInZone(config.timeZone);
 const app = await buildApp(config);
 
 // SIGTERM/SIGINT: stop accepting, let requests and streams in flight finish (at most SHUTDOWN_TIMEOUT_S),

@@ -12,6 +12,7 @@ import { cleanUploads } from '../settings/upload-quota';
 import { purgeAuditLogs } from './audit-purge';
 import { purgeCallLogsBefore, type PurgeOptions } from './call-log-purge';
 import { DAY_MS, purgeOlderThan } from './time-purge';
+import { cronZone } from '../zone';
 
 export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions = {}): Promise<{ logs: number; uploads: number; audits: number; responses: number }> {
   // PostgreSQL: the days ahead exist before the gateway writes them (by the clock, not `now`).
@@ -41,7 +42,7 @@ export async function housekeep(ctx: Ctx, now = Date.now(), opts: PurgeOptions =
 /** Daily at 2:00; `stop` also ends a purge in progress between two batches, before the database closes. */
 export function startHousekeeping(ctx: Ctx): { stop(): void } {
   let stopping = false;
-  const job = new Cron('0 2 * * *', { timezone: ctx.config.timeZone, protect: true }, () => {
+  const job = new Cron('0 2 * * *', { ...cronZone(ctx.config.timeZone), protect: true }, () => {
     housekeep(ctx, Date.now(), { stopped: () => stopping }).catch((err: unknown) => ctx.log.error({ err }, 'housekeeping failed'));
   });
   return {

@@ -6,6 +6,7 @@ import { Status } from '@fastgate/core/constants';
 import type { AutoEnableRule, AutoEnableSection } from '@fastgate/core/sys-config';
 import { Cron } from 'croner';
 import type { Ctx } from '../context';
+import { cronZone } from '../zone';
 
 export class KeyHealth {
   private jobs: Cron[] = [];
@@ -41,7 +42,7 @@ export class KeyHealth {
     if (!section.open) return;
     for (const rule of section.enable_errors) {
       try {
-        this.jobs.push(new Cron(rule.cron, { timezone: this.ctx.config.timeZone, protect: true }, () => void this.enable(rule)));
+        this.jobs.push(new Cron(rule.cron, { ...cronZone(this.ctx.config.timeZone), protect: true }, () => void this.enable(rule)));
       } catch (err) {
         this.ctx.log.warn({ cron: rule.cron, err: String(err) }, 'auto-enable rule has an invalid cron expression; skipped');
       }

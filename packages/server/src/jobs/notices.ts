@@ -14,6 +14,7 @@ import type { Database, UserRow } from '../db/schema';
 import { formatTime } from '../http/time';
 import { accountMailSite } from '../mail/route';
 import { getSysSection } from '../settings/sys-config';
+import { cronZone } from '../zone';
 
 const DAY_MS = 86_400_000;
 type Flag = 'warning_notice' | 'exhaustion_notice' | 'expire_warning_notice' | 'expire_notice';
@@ -136,7 +137,7 @@ export function startNotices(ctx: Ctx): { stop(): void } {
     pattern = cron;
     if (!cron) return;
     try {
-      job = new Cron(cron, { timezone: ctx.config.timeZone, protect: true, sloppyRanges: true }, () => void tick());
+      job = new Cron(cron, { ...cronZone(ctx.config.timeZone), protect: true, sloppyRanges: true }, () => void tick());
     } catch (err) {
       ctx.log.warn({ cron, err: String(err) }, 'quota_task cron is invalid; quota notices are not scheduled');
     }

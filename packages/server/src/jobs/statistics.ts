@@ -17,6 +17,7 @@ import type { CallLogsTable } from '../db/schema';
 import { getSysSection } from '../settings/sys-config';
 import { aggregate, STAT_SOURCE_COLUMNS, type StatSourceRow } from '../stats/aggregate';
 import { writeDeltas } from '../stats/write';
+import { cronZone } from '../zone';
 
 /** The statistics job's cursor row in stat_cursors (GET /metrics reads its lag too). */
 export const CURSOR = 'call_logs';
@@ -173,7 +174,7 @@ export function statisticsJob(ctx: Ctx, opts: StatisticsOptions = {}): Statistic
     pattern = want;
     if (!want) return;
     try {
-      job = new Cron(want, { timezone: ctx.config.timeZone, protect: true, sloppyRanges: true }, run);
+      job = new Cron(want, { ...cronZone(ctx.config.timeZone), protect: true, sloppyRanges: true }, run);
     } catch (err) {
       ctx.log.warn({ cron: want, err: String(err) }, 'statistics cron is invalid; the statistics job is not scheduled');
     }

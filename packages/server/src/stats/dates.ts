@@ -1,24 +1,14 @@
 // Stat dates: "YYYY-MM-DD" in the configured zone (docs/ORIGINAL-API.md §2.10), and the day windows of the
 // dashboard and bills (docs/ORIGINAL-API.md §1.4: from 00:00 of today − days + 1 to today 23:59:59).
 import { parseWireTime } from '../http/time';
+import { dateText, zoneFields } from '../zone';
 
 const DAY_MS = 86_400_000;
 /** Every zone offset is a multiple of 15 minutes, so a day boundary never falls inside such a slot. */
 const SLOT_MS = 15 * 60_000;
 
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
 /** slot → date, per zone: the statistics job dates millions of rows, most in a few slots. */
 const slotDates = new Map<string, Map<number, string>>();
-
-function dayFormatter(timeZone: string): Intl.DateTimeFormat {
-  let f = dayFormatters.get(timeZone);
-  if (!f) {
-    // en-CA formats dates as YYYY-MM-DD.
-    f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormatters.set(timeZone, f);
-  }
-  return f;
-}
 
 /** The stat date of an instant in `timeZone`. */
 export function statDateOf(ms: number, timeZone: string): string {
@@ -28,7 +18,7 @@ export function statDateOf(ms: number, timeZone: string): string {
   let date = cache.get(slot);
   if (date === undefined) {
     if (cache.size > 50_000) cache.clear();
-    date = dayFormatter(timeZone).format(new Date(slot * SLOT_MS));
+    date = dateText(zoneFields(slot * SLOT_MS, timeZone));
     cache.set(slot, date);
   }
   return date;

@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { ADMIN_OWNER } from '../catalogue/owners';
 import type { Ctx } from '../context';
 import type { UserRow, VipLevelRow } from '../db/schema';
+import { cronZone } from '../zone';
 
 type VipUser = Pick<UserRow, 'user_id' | 'role' | 'rid' | 'vip_level' | 'vip_level_start_time' | 'vip_level_expires_at' | 'vip_level_recharge_quota' | 'vip_level_used_quota'>;
 /** A level as the rules read it: its row with the fields decoded (the gateway's snapshot holds these too). */
@@ -164,7 +165,7 @@ export async function runVipPass(ctx: Ctx, now = Date.now()): Promise<number> {
 
 /** Every 5 minutes; `protect` skips a run while the previous one is still going. */
 export function startVipJob(ctx: Ctx): { stop(): void } {
-  const job = new Cron('*/5 * * * *', { timezone: ctx.config.timeZone, protect: true }, async () => {
+  const job = new Cron('*/5 * * * *', { ...cronZone(ctx.config.timeZone), protect: true }, async () => {
     try {
       await runVipPass(ctx);
     } catch (err) {

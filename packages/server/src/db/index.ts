@@ -53,14 +53,46 @@ export function createDb(opts: { databaseUrl?: string; dataDir: string }): { db:
   return { db, dialect: 'sqlite' };
 }
 
+/** Statements kept prepared on the main connection, by SQL text, least recently used out first. */
+const CACHED_STATEMENTS = 128;
 /**
+ * Longer texts are multi-row statements (an INSERT of hundreds of rows), seldom the same twice, and their
+ * compiled programs are large (~0.4 MB for 100 rows of a call log): prepared each time, as before.
+ */
+const CACHED_SQL_CHARS = 2_000;
+
+/**
+ * The main connection as kysely sees it. kysely prepares every query anew, and SQLite compiles its text
+ * each time (~30 µs for an upsert); the console's and the statistics job's statements are few distinct
+ * texts run again and again, so they are kept prepared. One connection, used by one query at a time
+ * (kysely's single-connection provider holds it, streams included), so a cached statement is never busy.
+ *
  * kysely opens SQLite transactions with a plain (deferred) BEGIN. The ledger's writer thread commits on a
  * second connection (billing/sqlite-writer.ts); a deferred transaction here that read before such a commit
  * and writes after it fails at once (SQLITE_BUSY: its snapshot is stale, and no busy wait helps). BEGIN
  * IMMEDIATE takes the write lock first, waiting (busy_timeout) at most one ledger batch for it.
  */
 export function immediateTransactions(file: SQLite.Database): SqliteDatabase {
-  return { close: () => file.close(), prepare: (sql: string) => file.prepare(sql === 'begin' ? 'begin immediate' : sql) };
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      file.close();
+    },
+    prepare: (text: string) => {
+      const sql = text === 'begin' ? 'begin immediate' : text;
+      if (sql.length > CACHED_SQL_CHARS) return file.prepare(sql);
+      let stmt = cache.get(sql);
+      if (stmt) cache.delete(sql);
+      else {
+        stmt = file.prepare(sql);
+        if (cache.size >= CACHED_STATEMENTS) cache.delete(cache.keys().next().value!);
+      }
+      // Re-inserted: a Map iterates in insertion order, so its first key is the least recently used.
+      cache.set(sql, stmt);
+      return stmt;
+    },
+  };
 }
 
 export async function migrateToLatest(db: DB): Promise<void> {

@@ -147,6 +147,32 @@ describe.each(dialects)('statistics job on %s', (dialect) => {
     expect(pick(await userDay(500, '2026-05-01'))).toMatchObject({ total: 40, spend: 40 });
   });
 
+  it('writes a chunk of the configured limit once, and on SQLite lets other work run while it reads it', async () => {
+    const day = shanghai('2026-05-02 09:00:00');
+    await insertLogs(server, Array.from({ length: 600 }, (_, i) => callLog({ user_id: 510 + (i % 7), req_time: day + i, total_price: 1 })));
+    // Turns of the event loop while the run goes on, and what the reader saw of the chunk meanwhile.
+    let turns = 0;
+    const seen = new Set<number>();
+    let watching = true;
+    const watch = async () => {
+      while (watching) {
+        turns++;
+        seen.add(Number((await userDay(510, '2026-05-02'))?.total ?? 0));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const watcher = watch();
+    const r = await runStatistics(server.app.ctx);
+    watching = false;
+    await watcher;
+    // The default limit (1,000 rows): one transaction, so nothing of it showed before it was whole.
+    expect(r).toMatchObject({ rows: 600, chunks: 1 });
+    expect([...seen].filter((t) => t > 0 && t < 86)).toEqual([]);
+    // SQLite answers on the event loop: the 600 rows were read in pieces with the loop let go between them.
+    if (dialect === 'sqlite') expect(turns).toBeGreaterThanOrEqual(4);
+    expect(pick(await userDay(510, '2026-05-02'))).toMatchObject({ total: 86, spend: 86 });
+  });
+
   it('never double counts when two runs start together, and skips while another instance holds the lock', async () => {
     const day = shanghai('2026-04-01 09:00:00');
     await insertLogs(server, Array.from({ length: 30 }, (_, i) => callLog({ user_id: 400, req_time: day + i, total_price: 2 })));

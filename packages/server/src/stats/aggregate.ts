@@ -125,12 +125,14 @@ function bump<T extends Measures>(map: Map<string, T>, key: string, make: () => 
   return entry;
 }
 
+export const emptyDeltas = (): Deltas => ({ users: new Map(), userModels: new Map(), models: new Map(), apps: new Map(), appKeys: new Map(), modelUsers: new Map() });
+
 /**
  * Sums rows per (user, day), (user, model, day), (model, day), (app, day) and (app key, day), and keeps
- * each (model, user)'s latest day; the day is req_time's in `timeZone`.
+ * each (model, user)'s latest day; the day is req_time's in `timeZone`. Adds to `out` when given: rows
+ * read in several pieces, in write order, sum as if read at once.
  */
-export function aggregate(rows: readonly StatSourceRow[], timeZone: string): Deltas {
-  const out: Deltas = { users: new Map(), userModels: new Map(), models: new Map(), apps: new Map(), appKeys: new Map(), modelUsers: new Map() };
+export function aggregate(rows: readonly StatSourceRow[], timeZone: string, out: Deltas = emptyDeltas()): Deltas {
   for (const row of rows) {
     const m = measuresOf(row);
     const stat_date = statDateOf(Number(row.req_time), timeZone);

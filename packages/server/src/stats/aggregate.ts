@@ -129,10 +129,10 @@ export const emptyDeltas = (): Deltas => ({ users: new Map(), userModels: new Ma
 
 /**
  * Sums rows per (user, day), (user, model, day), (model, day), (app, day) and (app key, day), and keeps
- * each (model, user)'s latest day; the day is req_time's in `timeZone`. Adds to `out` when given: rows
- * read in several pieces, in write order, sum as if read at once.
+ * each (model, user)'s latest day; the day is req_time's in `timeZone`. Adds to `out`: rows read in several
+ * pieces, in write order, sum as if read at once.
  */
-export function aggregate(rows: readonly StatSourceRow[], timeZone: string, out: Deltas = emptyDeltas()): Deltas {
+export function aggregate(rows: readonly StatSourceRow[], timeZone: string, out: Deltas): void {
   for (const row of rows) {
     const m = measuresOf(row);
     const stat_date = statDateOf(Number(row.req_time), timeZone);
@@ -153,5 +153,4 @@ export function aggregate(rows: readonly StatSourceRow[], timeZone: string, out:
       key.creator = row.creator;
     }
   }
-  return out;
 }

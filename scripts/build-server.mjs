@@ -18,12 +18,24 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  */
 const EXTERNAL = ['better-sqlite3', 'pg', 'ioredis', 'nodemailer', 'gpt-tokenizer'];
 
-export async function buildServer(outfile = path.join(root, 'packages/server/dist/main.mjs')) {
+const src = path.join(root, 'packages/server/src');
+/**
+ * The product, and the SQLite writer thread's module (billing/sqlite-writer.ts starts it from beside the
+ * product's file). Each is bundled whole: the thread loads only what it uses.
+ */
+const ENTRIES = { main: path.join(src, 'main.ts'), 'sqlite-writer-thread': path.join(src, 'billing/sqlite-writer-thread.ts') };
+
+/** The files of a build into `outdir`. */
+export const bundleFiles = (/** @type {string} */ outdir) => Object.keys(ENTRIES).map((name) => path.join(outdir, `${name}.mjs`));
+
+/** Builds the bundles into `outdir`; the product's is main.mjs. */
+export async function buildServer(outdir = path.join(root, 'packages/server/dist')) {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'packages/server/package.json'), 'utf8'));
   for (const name of EXTERNAL) if (!pkg.dependencies[name]) throw new Error(`${name} is no dependency of the server any more: update EXTERNAL`);
   await build({
-    entryPoints: [path.join(root, 'packages/server/src/main.ts')],
-    outfile,
+    entryPoints: ENTRIES,
+    outdir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -40,9 +52,11 @@ export async function buildServer(outfile = path.join(root, 'packages/server/dis
   // esbuild escapes strings but keeps comments and regex literals as written. V8 holds a source with a single
   // character past ASCII as UTF-16, twice its size, for the life of the process: escape them all (valid in
   // comments, regexes and identifiers alike; only those few lines' source-map columns shift).
-  const text = fs.readFileSync(outfile, 'utf8');
-  if (/\\[^\0-\x7f]/.test(text)) throw new Error(`${outfile}: a backslash before a non-ASCII character; escaping it would change its meaning`);
-  fs.writeFileSync(outfile, text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  for (const outfile of bundleFiles(outdir)) {
+    const text = fs.readFileSync(outfile, 'utf8');
+    if (/\\[^\0-\x7f]/.test(text)) throw new Error(`${outfile}: a backslash before a non-ASCII character; escaping it would change its meaning`);
+    fs.writeFileSync(outfile, text.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

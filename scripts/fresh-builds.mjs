@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildServer } from './build-server.mjs';
+import { buildServer, bundleFiles } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const at = (/** @type {string[]} */ ...p) => path.join(root, ...p);
@@ -40,7 +40,8 @@ export function ensureConsole() {
 
 /** Bundles the server when stale. */
 export async function ensureBundle() {
-  if (!stale(BUNDLE, at('packages/server/src'), at('packages/core/src'))) return;
+  const sources = [at('packages/server/src'), at('packages/core/src')];
+  if (!bundleFiles(path.dirname(BUNDLE)).some((file) => stale(file, ...sources))) return;
   console.log('Building the server bundle…');
-  await buildServer(BUNDLE);
+  await buildServer(path.dirname(BUNDLE));
 }

@@ -70,9 +70,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   app.decorate('ctx', ctx);
   // The gateway reads its config from memory, loaded after the migrations; on close it writes its last
   // charges and call logs before the database goes.
-  // One instance on SQLite: the ledger's batches are written by a thread of their own, off the event loop.
-  const ledgerWriter = dialect === 'sqlite' && !redis ? new SqliteWriter(sqliteFile(config.dataDir)) : undefined;
-  const gateway = new Gateway(ctx, redis?.ledgerStore ?? memoryLedgerStore, ledgerWriter);
+  // One instance on SQLite: the ledger's batches and the statistics job run in a thread of their own, off the event loop.
+  const sqliteWriter = dialect === 'sqlite' && !redis ? new SqliteWriter(sqliteFile(config.dataDir)) : undefined;
+  const gateway = new Gateway(ctx, redis?.ledgerStore ?? memoryLedgerStore, sqliteWriter);
   app.decorate('gateway', gateway);
   // Daily at 2:00; it only reads the database when it fires, long after start-up.
   const housekeeping = startHousekeeping(ctx);
@@ -82,7 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   const notices = startNotices(ctx);
   // Daily statistics (bills, dashboard) from the call logs, on the system config's cron (jobs/statistics.ts);
   // started after the migrations because it reads its schedule from the database.
-  const statistics = statisticsJob(ctx, { flush: () => gateway.ledger.flush() });
+  const statistics = statisticsJob(ctx, { flush: () => gateway.ledger.flush(), writer: sqliteWriter });
   // Async task polling every 5 seconds (jobs/tasks.ts), started once the gateway's snapshot is loaded.
   const taskPolling = taskPollingJob(ctx, gateway);
   app.addHook('onClose', async () => {

@@ -23,6 +23,9 @@ export function runInZone(timeZone: string): boolean {
   return true;
 }
 
+/** The zone runInZone made the process's own, for a worker thread to make its own too. */
+export const processZone = (): string | undefined => localZone;
+
 export interface ZoneFields {
   year: number;
   /** 1–12 */

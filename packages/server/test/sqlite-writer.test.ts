@@ -10,9 +10,10 @@ import { sql, Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refusesRows } from '../src/billing/ledger-quarantine';
 import { SqliteWriter } from '../src/billing/sqlite-writer';
-import { immediateTransactions } from '../src/db/index';
-import { expectNoDrift } from './helpers';
+import { immediateTransactions } from '../src/db/sqlite-connection';
+import { admin, expectNoDrift, startServer } from './helpers';
 import { world } from './gateway-fixtures';
+import { callLog, insertLogs, pauseSchedule, runStats } from './stat-fixtures';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -34,6 +35,55 @@ describe('the ledger on SQLite', () => {
       await expectNoDrift(w.server);
     } finally {
       await w.close();
+    }
+  });
+});
+
+describe('the statistics job on SQLite', () => {
+  it('reads, sums and writes in the writer thread: no call log is read on the main thread, and every call counts once', async () => {
+    const w = await world('sqlite');
+    try {
+      await pauseSchedule(w.admin);
+      await Promise.all(Array.from({ length: 30 }, (_, i) => w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: `call ${i}` }] })));
+      const prepared = vi.spyOn(SQLite.prototype, 'prepare');
+      expect(await runStats(w.server)).toMatchObject({ rows: 30, chunks: 1, locked: false });
+      const onMain = prepared.mock.calls.map(([text]) => String(text)).filter((text) => /from "call_logs"|insert into "stat_/i.test(text));
+      expect(onMain).toEqual([]);
+      prepared.mockRestore();
+      const db = w.server.app.ctx.db;
+      const bill = await db.selectFrom('stat_user_day').select([sql<number>`sum(total)`.as('calls'), sql<number>`sum(spend)`.as('spend')]).where('user_id', '=', w.user.userId).executeTakeFirstOrThrow();
+      const logs = await db.selectFrom('call_logs').select(sql<number>`sum(total_price)`.as('spend')).where('user_id', '=', w.user.userId).executeTakeFirstOrThrow();
+      expect(Number(bill.calls)).toBe(30);
+      expect(Number(bill.spend)).toBe(Number(logs.spend));
+      expect(Number(bill.spend)).toBeGreaterThan(0);
+      // Nothing new: a second run counts nothing.
+      expect(await runStats(w.server)).toMatchObject({ rows: 0, chunks: 0 });
+    } finally {
+      await w.close();
+    }
+  });
+
+  it('gives the lock back when the thread dies in the middle of a run, so the next run goes on from the cursor', async () => {
+    const server = await startServer('sqlite');
+    try {
+      await pauseSchedule(await admin(server));
+      const day = Date.now() - 60_000;
+      await insertLogs(server, Array.from({ length: 400 }, (_, i) => callLog({ user_id: 900, req_time: day + i, total_price: 1 })));
+      const writer = server.app.gateway.sqliteWriter!;
+      // A chunk per row: the run is still going when the thread is stopped.
+      const dying = runStats(server, { limit: 1 });
+      const db = server.app.ctx.db;
+      const lockUntil = async () => Number((await db.selectFrom('stat_cursors').select('lock_until').where('name', '=', 'call_logs').executeTakeFirst())?.lock_until ?? 0);
+      while ((await lockUntil()) === 0) await new Promise((r) => setImmediate(r));
+      await writer.close();
+      await expect(dying).rejects.toThrow(/writer thread/);
+      expect(await lockUntil()).toBe(0);
+      // A new thread starts for the next run, which counts the rest: every row once.
+      expect(await runStats(server)).toMatchObject({ locked: false });
+      const bill = await db.selectFrom('stat_user_day').select(sql<number>`sum(total)`.as('calls')).where('user_id', '=', 900).executeTakeFirstOrThrow();
+      expect(Number(bill.calls)).toBe(400);
+    } finally {
+      await server.close();
     }
   });
 });

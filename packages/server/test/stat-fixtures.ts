@@ -90,7 +90,7 @@ export async function chargeLogs(server: TestServer, rows: NewCallLog[]): Promis
 /** A full statistics run as the app schedules it; if a scheduled run holds the lock, waits and runs again. */
 export async function runStats(server: TestServer, opts: StatisticsOptions = {}): Promise<StatisticsResult> {
   for (let i = 0; i < 500; i++) {
-    const r = await runStatistics(server.app.ctx, { flush: () => server.app.gateway.ledger.flush(), ...opts });
+    const r = await runStatistics(server.app.ctx, { flush: () => server.app.gateway.ledger.flush(), writer: server.app.gateway.sqliteWriter, ...opts });
     if (!r.locked) return r;
     await new Promise((res) => setTimeout(res, 20));
   }

@@ -22,8 +22,7 @@ export const LOG_KIND_TYPES: Record<LogKind, readonly number[]> = {
 /** `/log/<kind>/page|detail|copy/field|export|batch/operate` (export and batch for every kind; batch admin only). */
 export const logPath = (kind: LogKind, verb: 'page' | 'detail' | 'copy/field' | 'export' | 'batch/operate') => `/log/${kind}/${verb}`;
 
-/** docs/SPEC.md §4.3 call status; -100 as a filter = anything but success. */
-export const LogStatus = { Success: 1, Aborted: 2, Retry: 3, Failed: -1, Abnormal: -100 } as const;
+export { LogStatus } from './log-status';
 export const LOG_STATUSES = [1, 2, 3, -1] as const;
 /** Also as text, "" when cleared, as the original console sends it (schemas/encodings.ts). */
 const logStatusFilter = numberish(z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3), z.literal(-1), z.literal(-100)]).optional()).transform((v) => (v === 0 ? undefined : v));

@@ -1,4 +1,4 @@
-// The ledger's batches on SQLite, written by a thread of its own. better-sqlite3 is synchronous: on the
+// The ledger's batches on SQLite, written by a thread of its own (billing/sqlite-writer-thread.ts). better-sqlite3 is synchronous: on the
 // main thread a batch (a few hundred call-log rows into every index of call_logs, the balance updates and
 // the commit's fsync) held the event loop for 5–30 ms every 100 ms under load, and every request that
 // arrived meanwhile waited (docs/BENCHMARKS.md, issue 16's profiles). The main thread still compiles the
@@ -10,48 +10,26 @@
 // Only for batches that need nothing else inside their transaction: the memory store's (one instance on
 // SQLite, what `npm start` runs). The Redis store finalizes its claim inside the transaction and dedupes
 // recovered batches by what the inserts return; those stay on the main connection.
-import { createRequire } from 'node:module';
+//
+// The statistics job runs here too (jobs/statistics.ts): it reads back every call log the batches wrote,
+// which on the main thread held the event loop after every burst of calls.
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
-import { CONNECTION_PRAGMAS } from '../db/index';
+import { CONNECTION_PRAGMAS } from '../db/sqlite-connection';
+import type { Counted, CountRun } from '../stats/count';
+import { processZone } from '../zone';
+import type { WriterData, WriterFailure, WriterMessage } from './sqlite-writer-thread';
 
-/** Plain CommonJS for `eval`: nothing to bundle or transpile, in the product, under tsx and under vitest alike. */
-const THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma('busy_timeout = ' + workerData.busyMs);
-for (const p of workerData.pragmas) db.pragma(p);
-// A batch is 100-row inserts of a few sizes and one update per kind of account: a handful of distinct texts.
-const cache = new Map();
-const prepare = (sql) => {
-  let stmt = cache.get(sql);
-  if (!stmt) {
-    if (cache.size >= 200) cache.clear();
-    stmt = db.prepare(sql);
-    cache.set(sql, stmt);
-  }
-  return stmt;
-};
-const begin = db.prepare('BEGIN IMMEDIATE');
-const commit = db.prepare('COMMIT');
-const rollback = db.prepare('ROLLBACK');
-parentPort.on('message', ({ id, statements }) => {
-  try {
-    begin.run();
-    try {
-      for (const [sql, parameters] of statements) prepare(sql).run(parameters);
-      commit.run();
-    } catch (err) {
-      if (db.inTransaction) rollback.run();
-      throw err;
-    }
-    parentPort.postMessage({ id });
-  } catch (err) {
-    parentPort.postMessage({ id, error: { name: err && err.name, message: String(err && err.message), code: err && err.code } });
-  }
-});
-`;
+/**
+ * The thread's module: the bundle's sibling entry (scripts/build-server.mjs) in the product; its TypeScript
+ * under tsx or vitest, compiled in the thread by tsx's loader.
+ */
+function threadWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
+  const here = import.meta.url;
+  if (!here.endsWith('.ts')) return new Worker(new URL('./sqlite-writer-thread.mjs', here), options);
+  const url = new URL('./sqlite-writer-thread.ts', here).href;
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url)}); });`, { ...options, eval: true });
+}
 
 /**
  * SQLite's stock page cache (2 MB) instead of better-sqlite3's 16 MB: the thread's inserts fill any cache
@@ -60,14 +38,8 @@ parentPort.on('message', ({ id, statements }) => {
  */
 const WRITER_CACHE = 'cache_size = -2000';
 
-interface Failure {
-  name?: string;
-  message: string;
-  code?: unknown;
-}
-
 /** The error as the main connection would have thrown it: refusesRows() reads its class and code. */
-function rebuild(f: Failure): Error {
+function rebuild(f: WriterFailure): Error {
   const err = f.name === 'TypeError' ? new TypeError(f.message) : new Error(f.message);
   if (f.name && f.name !== 'TypeError') err.name = f.name;
   if (typeof f.code === 'string') Object.assign(err, { code: f.code });
@@ -77,7 +49,7 @@ function rebuild(f: Failure): Error {
 export class SqliteWriter {
   private thread: Worker | undefined;
   private seq = 0;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (result: unknown) => void; reject: (err: Error) => void }>();
   /** Why the thread died (it could not start, or crashed): the ledger then writes on the main connection. */
   private broken: Error | undefined;
 
@@ -93,15 +65,23 @@ export class SqliteWriter {
   }
 
   /** Runs `statements` in one transaction: resolves once committed, rejects (nothing written) otherwise. */
-  run(statements: readonly CompiledQuery[]): Promise<void> {
+  async run(statements: readonly CompiledQuery[]): Promise<void> {
+    await this.send({ id: ++this.seq, statements: statements.map((q) => [q.sql, q.parameters]) });
+  }
+
+  /** A statistics run (stats/count.ts) on the thread's connection. */
+  statistics(run: CountRun): Promise<Counted> {
+    return this.send({ id: ++this.seq, statistics: run }) as Promise<Counted>;
+  }
+
+  private send(msg: WriterMessage): Promise<unknown> {
     if (this.broken) return Promise.reject(this.broken);
     const thread = this.start();
-    const id = ++this.seq;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // Held while a batch is in flight: at shutdown the last batch is all that keeps the process alive.
+    return new Promise((resolve, reject) => {
+      this.pending.set(msg.id, { resolve, reject });
+      // Held while work is in flight: at shutdown the last batch is all that keeps the process alive.
       thread.ref();
-      thread.postMessage({ id, statements: statements.map((q) => [q.sql, q.parameters]) });
+      thread.postMessage(msg);
     });
   }
 
@@ -114,23 +94,22 @@ export class SqliteWriter {
 
   private start(): Worker {
     if (this.thread) return this.thread;
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const thread = new Worker(THREAD, {
-      eval: true,
-      // None of the parent's flags: `--input-type=module` would make this CommonJS text a module.
+    const workerData: WriterData = { file: this.file, busyMs: this.busyMs, pragmas: [...CONNECTION_PRAGMAS, WRITER_CACHE], zone: processZone() };
+    const thread = threadWorker({
+      // None of the parent's flags (`--input-type=module`, the bench's profiling ones).
       execArgv: [],
-      workerData: { driver, file: this.file, busyMs: this.busyMs, pragmas: [...CONNECTION_PRAGMAS, WRITER_CACHE] },
-      // A few batches in flight at most: a small heap keeps the process's memory where it was.
+      workerData,
+      // A few batches in flight and a statistics chunk's pieces at most: a small heap keeps the process's memory where it was.
       resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
     });
     // An idle thread must not keep the process alive.
     thread.unref();
-    thread.on('message', ({ id, error }: { id: number; error?: Failure }) => {
+    thread.on('message', ({ id, error, result }: { id: number; error?: WriterFailure; result?: unknown }) => {
       const p = this.pending.get(id);
       this.pending.delete(id);
       if (!this.pending.size) thread.unref();
       if (error) p?.reject(rebuild(error));
-      else p?.resolve();
+      else p?.resolve(result);
     });
     // A thread that dies takes its open transaction with it (SQLite rolls it back): its batches failed.
     const fail = (err: Error) => {

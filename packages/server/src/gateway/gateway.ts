@@ -34,12 +34,12 @@ export class Gateway {
   constructor(
     private readonly ctx: Ctx,
     ledgerStore: LedgerStoreFactory,
-    /** SQLite with the memory store: the ledger's batches are written off the event loop (billing/sqlite-writer.ts). */
-    ledgerWriter?: SqliteWriter,
+    /** SQLite with the memory store: the ledger's batches (and the statistics job) run off the event loop (billing/sqlite-writer.ts). */
+    readonly sqliteWriter?: SqliteWriter,
   ) {
     this.snapshot = new Snapshot(ctx);
     // The snapshot holds the stored balances the ledger counts from.
-    this.ledger = new Ledger(ctx, this.snapshot, ledgerStore, { writer: ledgerWriter });
+    this.ledger = new Ledger(ctx, this.snapshot, ledgerStore, { writer: sqliteWriter });
     this.limiter = ctx.limiter;
     this.upstream = createUpstream(() => this.snapshot.sys.http);
     this.health = new KeyHealth(ctx, () => this.snapshot.sys.auto_enable_error);

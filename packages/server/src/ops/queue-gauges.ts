@@ -5,7 +5,7 @@
 import { TaskStatus } from '@fastgate/core/entities/task';
 import type { Gauge } from 'prom-client';
 import type { Ctx } from '../context';
-import { CURSOR as STAT_CURSOR } from '../jobs/statistics';
+import { CURSOR as STAT_CURSOR } from '../stats/count';
 import type { Metrics } from './metrics';
 import { PROBE_TIMEOUT_MS, within } from './ready';
 

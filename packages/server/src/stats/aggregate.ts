@@ -5,7 +5,7 @@
 //   - abnormal calls are calls that ended failed (-1) or aborted (2);
 //   - floor_spend is what the charges cost the caller's reseller at the floor the call was priced under;
 //   - exempt_spend is the charges no balance paid (the caller was exempt), for the ledger verifier.
-import { LogStatus } from '@fastgate/core/entities/call-log';
+import { LogStatus } from '@fastgate/core/entities/log-status';
 import { floorCost } from '../billing/floor';
 import { statDateOf } from './dates';
 

@@ -1,7 +1,7 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { immediateTransactions } from './index';
+import { immediateTransactions } from './sqlite-connection';
 
 describe('the main SQLite connection as kysely sees it', () => {
   const file = new SQLite(':memory:');

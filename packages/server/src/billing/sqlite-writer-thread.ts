@@ -1,0 +1,91 @@
+// The SQLite writer thread (billing/sqlite-writer.ts starts it and speaks to it): its own connection to
+// the file, and two kinds of work the main thread hands it so that its event loop never waits on them.
+//   - A batch of the ledger: statements the main thread compiled (ledger-write.ts `planEntries`), run in
+//     one IMMEDIATE transaction, answered once committed.
+//   - A statistics run (stats/count.ts) up to a cutoff the main thread chose: rows read, summed and
+//     written here, chunk by chunk, with the ledger's batches let in between the pieces.
+// Messages are answered by id, with the error as the main connection would have thrown it.
+import { parentPort, workerData } from 'node:worker_threads';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from '../db/schema';
+import { immediateTransactions } from '../db/sqlite-connection';
+import { countCallLogs, type CountRun } from '../stats/count';
+import { runInZone } from '../zone';
+
+export interface WriterData {
+  file: string;
+  busyMs: number;
+  pragmas: string[];
+  /** The zone the main thread made the process's own (zone.ts), so the stat dates come from Date here too. */
+  zone: string | undefined;
+}
+
+export type WriterMessage = { id: number; statements: [sql: string, parameters: readonly unknown[]][] } | { id: number; statistics: CountRun };
+
+export interface WriterFailure {
+  name?: string;
+  message: string;
+  code?: unknown;
+}
+
+const data = workerData as WriterData;
+const port = parentPort!;
+if (data.zone) runInZone(data.zone);
+
+const file = new SQLite(data.file);
+file.pragma(`busy_timeout = ${data.busyMs}`);
+for (const p of data.pragmas) file.pragma(p);
+/** The statistics run's view of the connection (the ledger's batches use the connection directly). */
+const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immediateTransactions(file) }) });
+
+// A batch is 100-row inserts of a few sizes and one update per kind of account: a handful of distinct texts.
+const batchStatements = new Map<string, SQLite.Statement>();
+const prepare = (sql: string) => {
+  let stmt = batchStatements.get(sql);
+  if (!stmt) {
+    if (batchStatements.size >= 200) batchStatements.clear();
+    stmt = file.prepare(sql);
+    batchStatements.set(sql, stmt);
+  }
+  return stmt;
+};
+const begin = file.prepare('BEGIN IMMEDIATE');
+const commit = file.prepare('COMMIT');
+const rollback = file.prepare('ROLLBACK');
+
+function writeBatch(statements: [string, readonly unknown[]][]): void {
+  // A statistics chunk's transaction never spans a turn of this thread (its queries answer synchronously,
+  // its awaits are microtasks), so none is open here; were one ever, the batch fails and the ledger
+  // writes it again later, rather than joining or rolling back the chunk's transaction.
+  if (file.inTransaction) throw new Error('the SQLite writer thread is inside a statistics transaction');
+  begin.run();
+  try {
+    for (const [sql, parameters] of statements) prepare(sql).run(parameters);
+    commit.run();
+  } catch (err) {
+    if (file.inTransaction) rollback.run();
+    throw err;
+  }
+}
+
+const failure = (err: unknown): WriterFailure => {
+  const e = err as { name?: string; message?: unknown; code?: unknown } | undefined;
+  return { name: e?.name, message: String(e?.message ?? err), code: e?.code };
+};
+
+port.on('message', (msg: WriterMessage) => {
+  if ('statistics' in msg) {
+    countCallLogs(db, msg.statistics).then(
+      (result) => port.postMessage({ id: msg.id, result }),
+      (err: unknown) => port.postMessage({ id: msg.id, error: failure(err) }),
+    );
+    return;
+  }
+  try {
+    writeBatch(msg.statements);
+    port.postMessage({ id: msg.id });
+  } catch (err) {
+    port.postMessage({ id: msg.id, error: failure(err) });
+  }
+});

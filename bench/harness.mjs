@@ -184,7 +184,7 @@ export async function startProduct(o) {
   });
   if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
   Object.assign(env, o.env);
-  const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
+  const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), process.env.BENCH_BUNDLE ?? BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
   const url = `http://127.0.0.1:${o.port}`;
   await waitReady(proc, `${url}/health`);
   return { proc, url };
@@ -266,6 +266,8 @@ async function loggedCode(/** @type {Proc} */ proc, /** @type {string} */ email)
 export async function configure(product, o) {
   const admin = new Client(product.url);
   admin.token = (await admin.ok('/api/v1/auth/login', { account: 'admin', password: o.adminPassword, channel: 'admin', method: 'account' })).token;
+  // bench/run.mjs's BENCH_STATS_OFF: the statistics job's share of a run, measured by its absence.
+  if (process.env.BENCH_STATS_OFF) await admin.ok('/api/v1/sys/config/update', { action: 'statistics', statistics: { open: false } });
   // corpName: another vendor name when the store already has an "OpenAI" (bench/logs.mjs on a seeded store).
   const corp = (await admin.ok('/api/v1/corp/create', { name: o.corpName ?? 'OpenAI', code: 'OpenAI', is_public: true })).id;
   const model = (

@@ -10,7 +10,9 @@
 // Environment: BENCH_QUICK=1 shortens every phase (a smoke run of the harness, figures meaningless);
 // BENCH_CPU_PROF=1 writes a V8 CPU profile of the gateway under load to bench/out/prof/;
 // BENCH_NODE_ARGS="--max-old-space-size=128" passes Node flags to the product (to try tunings);
-// BENCH_LOAD=wrk|autocannon picks the concurrency-64 load generator (default: wrk when installed).
+// BENCH_LOAD=wrk|autocannon picks the concurrency-64 load generator (default: wrk when installed);
+// BENCH_BUNDLE=path runs the product from another build (one in packages/server, beside its writer
+// thread's module: A/B runs of two revisions); BENCH_STATS_OFF=1 switches the statistics job off.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refusesRows } from '../src/billing/ledger-quarantine';
 import { SqliteWriter } from '../src/billing/sqlite-writer';
 import { immediateTransactions } from '../src/db/sqlite-connection';
+import { MAX_CHUNK_KEYS } from '../src/stats/count';
 import { admin, expectNoDrift, startServer } from './helpers';
 import { world } from './gateway-fixtures';
 import { callLog, insertLogs, pauseSchedule, runStats } from './stat-fixtures';
@@ -60,6 +61,25 @@ describe('the statistics job on SQLite', () => {
       expect(await runStats(w.server)).toMatchObject({ rows: 0, chunks: 0 });
     } finally {
       await w.close();
+    }
+  });
+
+  it('writes a chunk early once it sums MAX_CHUNK_KEYS statistics rows, so a chunk of many users fits the thread', async () => {
+    const server = await startServer('sqlite');
+    try {
+      await pauseSchedule(await admin(server));
+      const day = Date.now() - 60_000;
+      // Every row its own user, app, key and model: six statistics rows each.
+      const n = Math.ceil((MAX_CHUNK_KEYS * 2.5) / 6);
+      await insertLogs(server, Array.from({ length: n }, (_, i) => callLog({ user_id: 30_000 + i, app_id: 40_000 + i, app_key_id: `key-${i}`, model: `model-${i}`, req_time: day + i, total_price: 1 })));
+      const r = await runStats(server, { limit: 50_000 });
+      expect(r).toMatchObject({ rows: n, chunks: 3, locked: false });
+      const db = server.app.ctx.db;
+      const keys = await db.selectFrom('stat_app_key_day').select(sql<number>`count(*)`.as('n')).where('app_key_id', 'like', 'key-%').executeTakeFirstOrThrow();
+      const calls = await db.selectFrom('stat_user_day').select(sql<number>`sum(total)`.as('n')).where('user_id', '>=', 30_000).executeTakeFirstOrThrow();
+      expect([Number(keys.n), Number(calls.n)]).toEqual([n, n]);
+    } finally {
+      await server.close();
     }
   });
 

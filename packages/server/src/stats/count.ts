@@ -11,7 +11,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { isPostgres } from '../db/migrations/dialect';
 import type { CallLogsTable, DB } from '../db/schema';
-import { aggregate, emptyDeltas, STAT_SOURCE_COLUMNS, type StatSourceRow } from './aggregate';
+import { aggregate, emptyDeltas, STAT_SOURCE_COLUMNS, type Deltas, type StatSourceRow } from './aggregate';
 import { writeDeltas } from './write';
 
 /** The statistics job's cursor row in stat_cursors (GET /metrics reads its lag too). */
@@ -24,6 +24,13 @@ export const CURSOR = 'call_logs';
  * delay, in the writer thread the ledger's batches wait for them. The pieces also bound the rows held at once.
  */
 const SYNC_READ = 125;
+/**
+ * Statistics rows a chunk read in pieces (SQLite) may sum in memory, over all its tables, before it is
+ * written, whatever its row limit: a chunk of 50,000 call logs of as many users, apps, keys and models
+ * held ~300,000 of them, more than the writer thread's heap allows. A chunk cut short leaves the rest to
+ * the next one.
+ */
+export const MAX_CHUNK_KEYS = 20_000;
 
 export interface CountRun {
   /** Read only rows stamped at or before this instant (every batch stamped earlier is committed). */
@@ -80,15 +87,18 @@ export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
       const deltas = emptyDeltas();
       let read = 0;
       let next = from;
+      // A piece shorter than asked for: nothing is left up to the cutoff.
+      let caughtUp = false;
       for (;;) {
         const want = Math.min(piece, limit - read);
         const rows = (await after(db, next, cutoff, want, STAT_SOURCE_COLUMNS)) as StatSourceRow[];
+        caughtUp = rows.length < want;
         if (!rows.length) break;
         aggregate(rows, run.timeZone, deltas);
         read += rows.length;
         const last = rows[rows.length - 1]!;
         next = { created_at: Number(last.created_at), last_id: last.id };
-        if (rows.length < want || read >= limit) break;
+        if (caughtUp || read >= limit || keysOf(deltas) >= MAX_CHUNK_KEYS) break;
         // SQLite answers synchronously, so the awaits above never let the thread go.
         await setImmediate();
       }
@@ -110,7 +120,7 @@ export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
       from = next;
       result.rows += read;
       result.chunks++;
-      if (read < limit) break;
+      if (caughtUp) break;
       // Without this, a run held the thread for all its chunks in a row (~120 ms after 10 s at 1,600 calls/s).
       await setImmediate();
     }
@@ -122,6 +132,8 @@ export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
   }
   return result;
 }
+
+const keysOf = (d: Deltas): number => d.users.size + d.userModels.size + d.models.size + d.apps.size + d.appKeys.size + d.modelUsers.size;
 
 /** Call logs after the cursor (keyset on the (created_at, id) index) stamped at or before `cutoff`, in order. */
 function after<C extends keyof CallLogsTable & string>(db: DB, at: { created_at: number; last_id: string }, cutoff: number, limit: number, columns: readonly C[]) {

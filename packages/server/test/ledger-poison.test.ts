@@ -9,8 +9,8 @@ import type { AccountRef, Reservation } from '../src/billing/ledger-types';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
 import { writeEntries } from '../src/billing/ledger-write';
 import type { NewCallLog } from '../src/db/schema';
-import { ledgerModes, ledgerUser, type TestServer } from './helpers';
-import { callLog } from './stat-fixtures';
+import { admin, ledgerModes, ledgerUser, type TestServer } from './helpers';
+import { callLog, pauseSchedule } from './stat-fixtures';
 
 const COST = 1_000;
 const START = 1_000_000;
@@ -31,6 +31,9 @@ describe.each(ledgerModes)('poison rows in a ledger batch (%s)', (_name, dialect
     // A short lease: the Redis case below lets an instance die and another take over its claims.
     fx = await ledgerUser(dialect, redis, 'poison', START, { REDIS_LEASE_S: '0.5' });
     ({ server, prefix, userId, account } = fx);
+    // The statistics job flushes this instance's ledger every 10 s, and a flush in Redis mode takes every
+    // instance's pending entries: it would take the dying store's below before the test's own take().
+    await pauseSchedule(await admin(server));
   });
 
   afterAll(async () => {

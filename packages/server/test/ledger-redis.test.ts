@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
 import type { AccountRef, Entry, Reservation } from '../src/billing/ledger-types';
 import { writeEntries } from '../src/billing/ledger-write';
-import { expectNoDrift, setQuota, signedIn, startServer, type TestServer } from './helpers';
-import { callLog } from './stat-fixtures';
+import { admin, expectNoDrift, setQuota, signedIn, startServer, type TestServer } from './helpers';
+import { callLog, pauseSchedule } from './stat-fixtures';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const COST = 1_000;
@@ -21,6 +21,9 @@ describe.skipIf(!REDIS_URL)('Redis ledger store: an instance dying mid-batch (sk
   beforeAll(async () => {
     prefix = `fgtest:ledger:${randomBytes(6).toString('hex')}:`;
     server = await startServer('postgres', { REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix, REDIS_LEASE_S: '0.5' });
+    // The statistics job flushes this instance's ledger every 10 s, and a flush in Redis mode takes every
+    // instance's pending entries: it would take the dying store's before the test's own take().
+    await pauseSchedule(await admin(server));
   });
 
   afterAll(async () => {

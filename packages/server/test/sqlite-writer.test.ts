@@ -10,9 +10,10 @@ import { sql, Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refusesRows } from '../src/billing/ledger-quarantine';
 import { SqliteWriter } from '../src/billing/sqlite-writer';
+import type { NewCallLog } from '../src/db/schema';
 import { immediateTransactions } from '../src/db/sqlite-connection';
 import { MAX_CHUNK_KEYS } from '../src/stats/count';
-import { admin, expectNoDrift, startServer } from './helpers';
+import { admin, expectNoDrift, startServer, type TestServer } from './helpers';
 import { world } from './gateway-fixtures';
 import { callLog, insertLogs, pauseSchedule, runStats } from './stat-fixtures';
 
@@ -64,31 +65,33 @@ describe('the statistics job on SQLite', () => {
     }
   });
 
-  it('writes a chunk early once it sums MAX_CHUNK_KEYS statistics rows, so a chunk of many users fits the thread', async () => {
+  /** A SQLite server with its schedule paused and `n` call logs written a minute ago, for `body`. */
+  async function withBacklog(n: number, row: (i: number) => Partial<NewCallLog> & { user_id: number }, body: (server: TestServer) => Promise<void>) {
     const server = await startServer('sqlite');
     try {
       await pauseSchedule(await admin(server));
       const day = Date.now() - 60_000;
-      // Every row its own user, app, key and model: six statistics rows each.
-      const n = Math.ceil((MAX_CHUNK_KEYS * 2.5) / 6);
-      await insertLogs(server, Array.from({ length: n }, (_, i) => callLog({ user_id: 30_000 + i, app_id: 40_000 + i, app_key_id: `key-${i}`, model: `model-${i}`, req_time: day + i, total_price: 1 })));
-      const r = await runStats(server, { limit: 50_000 });
-      expect(r).toMatchObject({ rows: n, chunks: 3, locked: false });
-      const db = server.app.ctx.db;
-      const keys = await db.selectFrom('stat_app_key_day').select(sql<number>`count(*)`.as('n')).where('app_key_id', 'like', 'key-%').executeTakeFirstOrThrow();
-      const calls = await db.selectFrom('stat_user_day').select(sql<number>`sum(total)`.as('n')).where('user_id', '>=', 30_000).executeTakeFirstOrThrow();
-      expect([Number(keys.n), Number(calls.n)]).toEqual([n, n]);
+      await insertLogs(server, Array.from({ length: n }, (_, i) => callLog({ req_time: day + i, total_price: 1, ...row(i) })));
+      await body(server);
     } finally {
       await server.close();
     }
+  }
+  const userCalls = async (server: TestServer, from: number) =>
+    Number((await server.app.ctx.db.selectFrom('stat_user_day').select(sql<number>`sum(total)`.as('n')).where('user_id', '>=', from).executeTakeFirstOrThrow()).n);
+
+  it('writes a chunk early once it sums MAX_CHUNK_KEYS statistics rows, so a chunk of many users fits the thread', async () => {
+    // Every row its own user, app, key and model: six statistics rows each.
+    const n = Math.ceil((MAX_CHUNK_KEYS * 2.5) / 6);
+    await withBacklog(n, (i) => ({ user_id: 30_000 + i, app_id: 40_000 + i, app_key_id: `key-${i}`, model: `model-${i}` }), async (server) => {
+      expect(await runStats(server, { limit: 50_000 })).toMatchObject({ rows: n, chunks: 3, locked: false });
+      const keys = await server.app.ctx.db.selectFrom('stat_app_key_day').select(sql<number>`count(*)`.as('n')).where('app_key_id', 'like', 'key-%').executeTakeFirstOrThrow();
+      expect([Number(keys.n), await userCalls(server, 30_000)]).toEqual([n, n]);
+    });
   });
 
   it('gives the lock back when the thread dies in the middle of a run, so the next run goes on from the cursor', async () => {
-    const server = await startServer('sqlite');
-    try {
-      await pauseSchedule(await admin(server));
-      const day = Date.now() - 60_000;
-      await insertLogs(server, Array.from({ length: 400 }, (_, i) => callLog({ user_id: 900, req_time: day + i, total_price: 1 })));
+    await withBacklog(400, () => ({ user_id: 900 }), async (server) => {
       const writer = server.app.gateway.sqliteWriter!;
       // A chunk per row: the run is still going when the thread is stopped.
       const dying = runStats(server, { limit: 1 });
@@ -100,11 +103,8 @@ describe('the statistics job on SQLite', () => {
       expect(await lockUntil()).toBe(0);
       // A new thread starts for the next run, which counts the rest: every row once.
       expect(await runStats(server)).toMatchObject({ locked: false });
-      const bill = await db.selectFrom('stat_user_day').select(sql<number>`sum(total)`.as('calls')).where('user_id', '=', 900).executeTakeFirstOrThrow();
-      expect(Number(bill.calls)).toBe(400);
-    } finally {
-      await server.close();
-    }
+      expect(await userCalls(server, 900)).toBe(400);
+    });
   });
 });
 

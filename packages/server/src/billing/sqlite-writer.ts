@@ -13,6 +13,7 @@
 //
 // The statistics job runs here too (jobs/statistics.ts): it reads back every call log the batches wrote,
 // which on the main thread held the event loop after every burst of calls.
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CompiledQuery } from 'kysely';
 import { CONNECTION_PRAGMAS } from '../db/sqlite-connection';
@@ -27,8 +28,8 @@ import type { WriterData, WriterFailure, WriterMessage } from './sqlite-writer-t
 function threadWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new Worker(new URL('./sqlite-writer-thread.mjs', here), options);
-  const url = new URL('./sqlite-writer-thread.ts', here).href;
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(url)}); });`, { ...options, eval: true });
+  const file = fileURLToPath(new URL('./sqlite-writer-thread.ts', here));
+  return new Worker(`require('tsx/cjs/api').register(); require(${JSON.stringify(file)});`, { ...options, eval: true });
 }
 
 /**

@@ -13,7 +13,7 @@ import { Cron } from 'croner';
 import type { SqliteWriter } from '../billing/sqlite-writer';
 import type { Ctx } from '../context';
 import { getSysSection } from '../settings/sys-config';
-import { countCallLogs, CURSOR, type CountRun } from '../stats/count';
+import { countCallLogs, CURSOR, hasNewCallLogs, type CountRun } from '../stats/count';
 import { cronZone } from '../zone';
 
 /** Rows per chunk (one transaction), whatever the configured limit. */
@@ -49,9 +49,13 @@ export async function runStatistics(ctx: Ctx, opts: StatisticsOptions = {}): Pro
   const started = Date.now();
   await opts.flush?.();
 
+  const cutoff = started - 1 - Math.max(0, opts.lagMs ?? 0);
+  // Asked here, on the main connection: with nothing new (most runs) the writer thread is not woken, nor started.
+  if (!(await hasNewCallLogs(ctx.db, cutoff))) return { rows: 0, chunks: 0, locked: false };
+
   const section = await getSysSection(ctx.db, 'statistics');
   const run: CountRun = {
-    cutoff: started - 1 - Math.max(0, opts.lagMs ?? 0),
+    cutoff,
     limit: Math.max(1, Math.min(MAX_CHUNK, Math.floor(opts.limit ?? section.limit))),
     lockMs: section.lock_minutes * 60_000,
     timeZone: ctx.config.timeZone,

@@ -57,19 +57,23 @@ class LostLock extends Error {}
 
 const ensured = new WeakSet<object>();
 
-/** Reads every call log after the cursor up to `run.cutoff` into the statistics tables, chunk by chunk. */
-export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
-  const result: Counted = { rows: 0, chunks: 0, locked: false, lost: false };
+/**
+ * Whether any call log lies past the cursor up to `cutoff` (the usual answer every few seconds is no): the
+ * cursor by key and one probe on the (created_at, id) index, no writes. (Joined into one statement,
+ * PostgreSQL would plan a seq scan.) Creates the cursor row on first use.
+ */
+export async function hasNewCallLogs(db: DB, cutoff: number): Promise<boolean> {
   if (!ensured.has(db)) {
     await db.insertInto('stat_cursors').values({ name: CURSOR, created_at: 0, last_id: '', lock_until: 0, updated_at: Date.now() }).onConflict((oc) => oc.column('name').doNothing()).execute();
     ensured.add(db);
   }
-
-  // Nothing new (the usual case every few seconds): the cursor by key and one probe on the
-  // (created_at, id) index, no writes. (Joined into one statement, PostgreSQL would plan a seq scan.)
   const at = await db.selectFrom('stat_cursors').select(['created_at', 'last_id']).where('name', '=', CURSOR).executeTakeFirstOrThrow();
-  if (!(await after(db, at, run.cutoff, 1, ['id'])).length) return result;
+  return (await after(db, at, cutoff, 1, ['id'])).length > 0;
+}
 
+/** Reads every call log after the cursor up to `run.cutoff` into the statistics tables, chunk by chunk. */
+export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
+  const result: Counted = { rows: 0, chunks: 0, locked: false, lost: false };
   const { cutoff, limit, lockMs } = run;
   // PostgreSQL answers off the event loop: a chunk is one read.
   const piece = isPostgres(db) ? limit : Math.min(SYNC_READ, limit);

@@ -25,14 +25,15 @@ function newest(/** @type {string[]} */ ...entries) {
   return max;
 }
 
-const stale = (/** @type {string} */ output, /** @type {string[]} */ ...sources) => {
-  const st = fs.statSync(output, { throwIfNoEntry: false });
-  return !st || st.mtimeMs < newest(...sources);
+/** Whether any of `outputs` is missing or older than the newest of `sources` (walked once). */
+const stale = (/** @type {string[]} */ outputs, /** @type {string[]} */ ...sources) => {
+  const times = outputs.map((o) => fs.statSync(o, { throwIfNoEntry: false })?.mtimeMs);
+  return times.some((t) => t === undefined) || Math.min(.../** @type {number[]} */ (times)) < newest(...sources);
 };
 
 /** Builds the console when stale; throws when the build fails. */
 export function ensureConsole() {
-  if (!stale(at('packages/web/dist/index.html'), at('packages/web/src'), at('packages/web/public'), at('packages/web/index.html'), at('packages/core/src'))) return;
+  if (!stale([at('packages/web/dist/index.html')], at('packages/web/src'), at('packages/web/public'), at('packages/web/index.html'), at('packages/core/src'))) return;
   console.log('Building the console…');
   const build = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '-w', '@fastgate/web'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error(`building the console failed (exit ${build.status})`);
@@ -40,8 +41,7 @@ export function ensureConsole() {
 
 /** Bundles the server when stale. */
 export async function ensureBundle() {
-  const sources = [at('packages/server/src'), at('packages/core/src')];
-  if (!bundleFiles(path.dirname(BUNDLE)).some((file) => stale(file, ...sources))) return;
+  if (!stale(bundleFiles(path.dirname(BUNDLE)), at('packages/server/src'), at('packages/core/src'))) return;
   console.log('Building the server bundle…');
   await buildServer(path.dirname(BUNDLE));
 }

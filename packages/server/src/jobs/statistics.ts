@@ -13,7 +13,7 @@ import { Cron } from 'croner';
 import type { SqliteWriter } from '../billing/sqlite-writer';
 import type { Ctx } from '../context';
 import { getSysSection } from '../settings/sys-config';
-import { countCallLogs, CURSOR, hasNewCallLogs, type CountRun } from '../stats/count';
+import { countCallLogs, CURSOR, hasNewCallLogs, type Counted, type CountRun } from '../stats/count';
 import { cronZone } from '../zone';
 
 /** Rows per chunk (one transaction), whatever the configured limit. */
@@ -30,13 +30,8 @@ export interface StatisticsOptions {
   writer?: SqliteWriter;
 }
 
-export interface StatisticsResult {
-  /** Call-log rows added to the statistics by this run. */
-  rows: number;
-  chunks: number;
-  /** Another run held the lock: nothing was read. */
-  locked: boolean;
-}
+/** What a run added (its lost lock, if any, is logged here). */
+export type StatisticsResult = Omit<Counted, 'lost'>;
 
 /** Reads every call log written since the last run into the statistics tables, chunk by chunk, until caught up. */
 export async function runStatistics(ctx: Ctx, opts: StatisticsOptions = {}): Promise<StatisticsResult> {

@@ -71,7 +71,7 @@ export async function hasNewCallLogs(db: DB, cutoff: number): Promise<boolean> {
   return (await after(db, at, cutoff, 1, ['id'])).length > 0;
 }
 
-/** Reads every call log after the cursor up to `run.cutoff` into the statistics tables, chunk by chunk. */
+/** Reads every call log after the cursor up to `run.cutoff` into the statistics tables, chunk by chunk (the cursor row made by hasNewCallLogs). */
 export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
   const result: Counted = { rows: 0, chunks: 0, locked: false, lost: false };
   const { cutoff, limit, lockMs } = run;

@@ -11,11 +11,10 @@
 import { LogStatus } from '@fastgate/core/entities/call-log';
 import { ModelType } from '@fastgate/core/entities/model';
 import type { ModelQuotas } from '@fastgate/core/entities/model-quota';
-import { randomUUID } from 'node:crypto';
 import { priceChat, priceEmbedding, priceImage, priceSpeech, priceTranscription, priceUnitFor, type Price } from '../billing/price';
 import type { CallLogRow, ModelAgentRow, ModelRow, ProviderKeyRow } from '../db/schema';
 import type { GroupRecord } from '../catalogue/groups';
-import { newId } from '../http/ids';
+import { newId, newTraceId } from '../http/ids';
 import type { SeedUser } from './accounts';
 import type { Catalogue } from './catalogue';
 import { Random, Weighted, zipf } from './random';
@@ -288,7 +287,7 @@ export function* callLogChunks(plan: GeneratorPlan, users: SeedUser[], catalogue
       if (final === LogStatus.Success && isChat && rng.chance(0.01)) final = LogStatus.Aborted;
 
       const out = outcomeOf(rng, model, quotasOf.get(model.id) ?? {}, discountBp, final === LogStatus.Aborted);
-      const traceId = randomUUID().replace(/-/g, '');
+      const traceId = newTraceId(reqTime);
       const keyOffset = rng.int(0, 10);
       let elapsed = rng.int(0, 3);
       for (let attempt = 0; attempt <= retries; attempt++) {

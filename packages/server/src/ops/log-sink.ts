@@ -4,8 +4,9 @@
 // process sharing it can switch at any time (libuv clears O_NONBLOCK on the stdio a child inherits: npm,
 // the esbuild service, any `2>&1` sibling). pino's default destination then hangs the exit: a blocked
 // write holds a libuv pool thread, which `process.exit` waits for, and its exit flush retries forever.
-// Here every write is a synchronous attempt on a descriptor first put back in non-blocking mode: it
-// takes what fits and never waits. What does not fit waits in memory (at most `maxBytes`; more is
+// Here the lines of one turn of the event loop are joined into one synchronous attempt, on the next turn,
+// on a descriptor first put back in non-blocking mode (under load that is one write, not two system calls
+// a line, for every answer the turn ended): it takes what fits and never waits. What does not fit waits in memory (at most `maxBytes`; more is
 // dropped) and is tried again on a timer; a broken output (EPIPE, any other error) drops every later
 // line; the flushes wait a bounded time.
 import fs from 'node:fs';
@@ -28,8 +29,13 @@ const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
  * stdout: see stdoutLog in ops/logging.ts); a file needs none.
  */
 export function logSink(fd: number, nonBlocking: () => void = () => undefined, maxBytes = 8 << 20): LogSink {
-  /** Bytes waiting for a pipe that was full, oldest first. */
+  /** Lines of this turn, written together on the next (setImmediate). */
+  let pending: string[] = [];
+  let scheduled = false;
+  /** Bytes waiting for a pipe that was full, oldest first, with the number of lines each holds. */
   let backlog: Buffer[] = [];
+  let backlogLines: number[] = [];
+  /** The backlog's bytes and the pending lines' characters: what `maxBytes` bounds. */
   let backlogBytes = 0;
   let broken = false;
   let dropped = 0;
@@ -43,16 +49,30 @@ export function logSink(fd: number, nonBlocking: () => void = () => undefined, m
   };
   const breakOff = () => {
     broken = true;
-    dropped += backlog.length;
+    dropped += backlogLines.reduce((a, b) => a + b, 0) + pending.length;
     backlog = [];
+    backlogLines = [];
+    pending = [];
     backlogBytes = 0;
     clearTimeout(retry);
     wake();
   };
 
+  /** The pending lines join the backlog as one buffer. */
+  function takePending(): void {
+    if (!pending.length) return;
+    const text = pending.length === 1 ? pending[0]! : pending.join('');
+    const buf = Buffer.from(text);
+    backlog.push(buf);
+    backlogLines.push(pending.length);
+    backlogBytes += buf.length - text.length;
+    pending = [];
+  }
+
   /** Writes as much of the backlog as the output takes now; false once it is full (or broken). */
   function drain(): boolean {
-    nonBlocking();
+    takePending();
+    if (backlog.length) nonBlocking();
     while (backlog.length && !broken) {
       const head = backlog[0]!;
       let n: number;
@@ -64,7 +84,10 @@ export function logSink(fd: number, nonBlocking: () => void = () => undefined, m
       }
       backlogBytes -= n;
       if (n < head.length) backlog[0] = head.subarray(n);
-      else backlog.shift();
+      else {
+        backlog.shift();
+        backlogLines.shift();
+      }
     }
     if (!broken) wake();
     return !broken;
@@ -72,6 +95,7 @@ export function logSink(fd: number, nonBlocking: () => void = () => undefined, m
 
   function pump(): void {
     retry = undefined;
+    scheduled = false;
     // Still full: try again later (the timer does not keep the process alive).
     if (!drain() && !broken) retry = setTimeout(pump, RETRY_MS).unref();
   }
@@ -85,14 +109,17 @@ export function logSink(fd: number, nonBlocking: () => void = () => undefined, m
         dropped++;
         return true;
       }
-      const buf = Buffer.from(line);
-      backlog.push(buf);
-      backlogBytes += buf.length;
-      if (!retry) pump();
+      pending.push(line);
+      backlogBytes += line.length;
+      // A full pipe's timer takes these lines with the backlog.
+      if (!retry && !scheduled) {
+        scheduled = true;
+        setImmediate(pump);
+      }
       return true;
     },
     flush(cb = () => undefined) {
-      if (broken || !backlog.length) return void process.nextTick(cb);
+      if (broken || (!backlog.length && !pending.length)) return void process.nextTick(cb);
       waiters.push(cb);
     },
     flushSync(waitMs = 500) {

@@ -24,6 +24,9 @@ export function newId(): string {
 
 const randomPool = Buffer.alloc(4000);
 let randomAt = randomPool.length;
+const timeBytes = Buffer.alloc(6);
+let prefixMs = -1;
+let prefix = '';
 
 /**
  * A request's id: the time in milliseconds (12 hex digits) then 80 random bits (20), like a UUIDv7.
@@ -36,7 +39,13 @@ export function newTraceId(now = Date.now()): string {
     randomFillSync(randomPool);
     randomAt = 0;
   }
-  const id = now.toString(16).padStart(12, '0') + randomPool.toString('hex', randomAt, randomAt + 10);
+  // The prefix changes once a millisecond (number.toString(16) cost ~0.6 µs an id).
+  if (now !== prefixMs) {
+    timeBytes.writeUIntBE(now, 0, 6);
+    prefix = timeBytes.toString('hex');
+    prefixMs = now;
+  }
+  const id = prefix + randomPool.toString('hex', randomAt, randomAt + 10);
   randomAt += 10;
   return id;
 }

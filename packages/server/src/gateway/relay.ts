@@ -61,6 +61,8 @@ const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache
 /** The client side of a stream: hijacks the reply at the first write, honours backpressure. */
 export class SseOut {
   started = false;
+  /** Whether the first event was written (and sent at once). */
+  private sent = false;
 
   constructor(private readonly ctx: AttemptContext) {}
 
@@ -76,7 +78,14 @@ export class SseOut {
   async write(text: string): Promise<void> {
     this.start();
     const raw = this.ctx.reply.raw;
-    if (!raw.write(text) && !this.ctx.signal.aborted) await new Promise<void>((r) => raw.once('drain', () => r()));
+    const ok = raw.write(text);
+    // The first event leaves now: node:http corks the socket until the tick ends, and an upstream's first
+    // read often holds several events, each parsed and written again before the client got a byte.
+    if (!this.sent) {
+      this.sent = true;
+      raw.socket?.uncork();
+    }
+    if (!ok && !this.ctx.signal.aborted) await new Promise<void>((r) => raw.once('drain', () => r()));
   }
 
   end(): void {

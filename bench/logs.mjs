@@ -23,10 +23,9 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import pg from 'pg';
 import * as h from './harness.mjs';
-import { autocannon, chatBody, commCpuSec, procStats } from './load.mjs';
+import { autocannon, chatBody, commCpuSec, gitRevision, procStats } from './load.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const ROWS = (process.env.BENCH_ROWS ?? (QUICK ? '100000' : '1000000,10000000')).split(',').map((s) => Number(s.trim().replace(/_/g, '')));
@@ -451,12 +450,6 @@ const int = (/** @type {number} */ n) => (Number.isFinite(n) ? Math.round(n).toL
 const rowsLabel = (/** @type {number} */ n) => (n >= 1e6 && n % 1e6 === 0 ? `${n / 1e6}M` : n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${Math.round(n / 1e3)}k`);
 const dialectLabel = (/** @type {string} */ d) => (d === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 const met = (/** @type {boolean} */ ok) => (ok ? '✅ met' : '❌ not met');
-
-function gitRevision() {
-  const rev = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: h.root, encoding: 'utf8' }).stdout?.trim();
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: h.root, encoding: 'utf8' }).stdout?.trim();
-  return rev ? `${rev}${dirty ? ' + uncommitted changes' : ''}` : 'unknown';
-}
 
 /** @typedef {Awaited<ReturnType<typeof runDialect>>} Run */
 

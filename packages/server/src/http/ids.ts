@@ -31,8 +31,8 @@ let prefix = '';
 /**
  * A request's id: the time in milliseconds (12 hex digits) then 80 random bits (20), like a UUIDv7.
  * The call logs' unique (trace_id, attempt) index took each row on a random page with 128 random bits:
- * at 60 rows a batch that was 60 pages written to the WAL and checkpointed, ~40 % of the writer thread's
- * CPU per call. Hex of a pooled random buffer: `randomUUID()` cost ~4× as much.
+ * at 60 rows a batch that was 60 pages written to the WAL and checkpointed, about a third of a row's insert
+ * (docs/BENCHMARKS.md, tenth pass). Hex of a pooled random buffer: `randomUUID()` cost ~4× as much.
  */
 export function newTraceId(now = Date.now()): string {
   if (randomAt === randomPool.length) {

@@ -29,9 +29,8 @@ const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
  * stdout: see stdoutLog in ops/logging.ts); a file needs none.
  */
 export function logSink(fd: number, nonBlocking: () => void = () => undefined, maxBytes = 8 << 20): LogSink {
-  /** Lines of this turn, written together on the next (setImmediate). */
+  /** Lines of this turn, written together on the next (setImmediate, set by the first of them). */
   let pending: string[] = [];
-  let scheduled = false;
   /** Bytes waiting for a pipe that was full, oldest first, with the number of lines each holds. */
   let backlog: Buffer[] = [];
   let backlogLines: number[] = [];
@@ -95,7 +94,6 @@ export function logSink(fd: number, nonBlocking: () => void = () => undefined, m
 
   function pump(): void {
     retry = undefined;
-    scheduled = false;
     // Still full: try again later (the timer does not keep the process alive).
     if (!drain() && !broken) retry = setTimeout(pump, RETRY_MS).unref();
   }
@@ -109,13 +107,10 @@ export function logSink(fd: number, nonBlocking: () => void = () => undefined, m
         dropped++;
         return true;
       }
+      // A full pipe's timer takes these lines with the backlog.
+      if (!pending.length && !retry) setImmediate(pump);
       pending.push(line);
       backlogBytes += line.length;
-      // A full pipe's timer takes these lines with the backlog.
-      if (!retry && !scheduled) {
-        scheduled = true;
-        setImmediate(pump);
-      }
       return true;
     },
     flush(cb = () => undefined) {

@@ -182,6 +182,14 @@ describe.each(implementations)('%s limiter', (_name, harness) => {
     expect(await limiter.admit([s], IP, T0 + 4000)).toMatchObject({ ok: false, limit: 'ipd' });
   });
 
+  it('counts each client IP apart when the same scopes list comes back call after call (the gateway keeps a key\'s)', async () => {
+    fresh();
+    const kept = [scope('app:kept', { ipm: 1, rpm: 100 })];
+    for (const ip of ['1.2.3.4', '5.6.7.8', '2001:db8::2']) expect((await limiter.admit(kept, ip, T0)).ok).toBe(true);
+    for (const ip of ['1.2.3.4', '5.6.7.8', '2001:db8::2']) expect(await limiter.admit(kept, ip, T0)).toMatchObject({ ok: false, limit: 'ipm' });
+    expect((await limiter.admit(kept, '9.9.9.9', T0)).ok).toBe(true);
+  });
+
   it('treats 0, null and absent limits as unlimited', async () => {
     fresh();
     const scopes = [

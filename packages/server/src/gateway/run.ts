@@ -53,7 +53,7 @@ function accountsOf(caller: Caller, resolution: Resolution): AccountRef[] {
 }
 
 /** Every level that carries limits: the key, its app, its user, the billing group, the user's VIP level. */
-function limitScopes(caller: Caller, resolution: Resolution, vip?: SnapVip): LimitScope[] {
+function limitScopes(caller: Caller, resolution: Resolution, vip?: SnapVip): readonly LimitScope[] {
   const levels: [string, Partial<RateLimits> | undefined][] = [
     [`key:${caller.appKey.id}`, caller.appKey.rate_limits],
     [`app:${caller.app.app_id}`, caller.app.rate_limits],
@@ -62,6 +62,29 @@ function limitScopes(caller: Caller, resolution: Resolution, vip?: SnapVip): Lim
     [`vip:${vip?.id}`, vip?.rate_limits],
   ];
   return levels.filter(([, l]) => l && Object.values(l).some((v) => Number(v) > 0)).map(([scope, limits]) => ({ scope, limits: limits! }));
+}
+
+/**
+ * A key's scopes as of the snapshot objects they are read from, kept while those stand (a reload replaces
+ * them, never edits them): the same list call after call, which the limiter plans once (limits/windows.ts).
+ */
+interface KeptScopes {
+  app: Caller['app'];
+  user: Caller['user'];
+  group: Resolution['group'];
+  vip: Caller['vip'];
+  scopes: readonly LimitScope[];
+}
+const keptScopes = new WeakMap<Caller['appKey'], KeptScopes>();
+
+function scopesOf(caller: Caller, resolution: Resolution): readonly LimitScope[] {
+  const { app, user, vip } = caller;
+  const { group } = resolution;
+  const kept = keptScopes.get(caller.appKey);
+  if (kept && kept.app === app && kept.user === user && kept.group === group && kept.vip === vip) return kept.scopes;
+  const scopes = limitScopes(caller, resolution, vip);
+  keptScopes.set(caller.appKey, { app, user, group, vip, scopes });
+  return scopes;
 }
 
 /**
@@ -86,7 +109,7 @@ interface Admitted {
   started: number;
   caller: Caller;
   resolution: Resolution;
-  scopes: LimitScope[];
+  scopes: readonly LimitScope[];
 }
 
 export interface AdmittedRequest extends Admitted {
@@ -113,8 +136,7 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
   try {
     resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
     // resolve() priced it: the group's discount, the VIP level's on top, never below a reseller's floor.
-    const { vip } = caller;
-    const scopes = limitScopes(caller, resolution, vip);
+    const scopes = scopesOf(caller, resolution);
     const admitted: AdmitResult = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true };
     if (!admitted.ok) {
       throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));

@@ -96,10 +96,41 @@ function indexOfScope(scopes: readonly LimitScope[], scope: string, upTo: number
   return upTo;
 }
 
-/** Every window admit() must check: request, per-IP and token windows. */
-export const planAdmit = (scopes: readonly LimitScope[], clientIp: string) => plan(scopes, ADMIT_DEFS, normalizeIp(clientIp));
-/** The token windows addTokens() charges. */
-export const planTokens = (scopes: readonly LimitScope[]) => plan(scopes, TOKEN_DEFS, '');
+const PER_IP = new Set(REQUEST_DEFS.filter((d) => d.perIp).map((d) => d.name));
+
+/**
+ * Plans of one scopes list, made once while the list stands: the gateway keeps a key's list until the
+ * snapshot replaces one of its levels (gateway/run.ts), so planning its nine windows, ids and all, is
+ * not done again on every call (~2.7 KB of garbage a call; docs/BENCHMARKS.md, eleventh pass). Lists
+ * made for one call are planned and dropped as before.
+ */
+interface Plans {
+  tokens?: readonly PlannedWindow[];
+  /** The last admission's plan, with the client IP it was made for when a per-IP window is in it. */
+  admit?: { ip: string | undefined; windows: readonly PlannedWindow[] };
+}
+const plans = new WeakMap<readonly LimitScope[], Plans>();
+
+function plansOf(scopes: readonly LimitScope[]): Plans {
+  let p = plans.get(scopes);
+  if (!p) plans.set(scopes, (p = {}));
+  return p;
+}
+
+/** Every window admit() must check: request, per-IP and token windows. Read-only: it may be shared. */
+export function planAdmit(scopes: readonly LimitScope[], clientIp: string): readonly PlannedWindow[] {
+  const p = plansOf(scopes);
+  if (p.admit && (p.admit.ip === undefined || p.admit.ip === clientIp)) return p.admit.windows;
+  const windows = plan(scopes, ADMIT_DEFS, normalizeIp(clientIp));
+  p.admit = { ip: windows.some((w) => PER_IP.has(w.name)) ? clientIp : undefined, windows };
+  return windows;
+}
+
+/** The token windows addTokens() charges. Read-only: it may be shared. */
+export function planTokens(scopes: readonly LimitScope[]): readonly PlannedWindow[] {
+  const p = plansOf(scopes);
+  return (p.tokens ??= plan(scopes, TOKEN_DEFS, ''));
+}
 
 export const slotIndex = (shape: WindowShape, now: number) => Math.floor(now / shape.slotMs);
 

@@ -4,9 +4,26 @@
 // outcomes and probe claims go to the store.
 import type { BreakerState } from '@fastgate/core/entities/breaker';
 
+/**
+ * Breaker ids made once per key or agent: each call looks its breakers up several times (pick, probe
+ * claims, the report), and a template string each time was a new string to allocate, flatten and hash
+ * for the map. Keys and agents number what the catalogue holds; the bound only guards against churn.
+ */
+function breakerIds(prefix: string): (id: string) => string {
+  const ids = new Map<string, string>();
+  return (id) => {
+    let name = ids.get(id);
+    if (name === undefined) {
+      if (ids.size >= 10_000) ids.clear();
+      ids.set(id, (name = prefix + id));
+    }
+    return name;
+  };
+}
+
 /** The breaker ids of a provider key and of a model agent. */
-export const keyBreaker = (id: string): string => `key:${id}`;
-export const agentBreaker = (id: string): string => `agent:${id}`;
+export const keyBreaker = breakerIds('key:');
+export const agentBreaker = breakerIds('agent:');
 
 export type { BreakerState };
 

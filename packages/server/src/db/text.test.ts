@@ -18,6 +18,11 @@ describe('storable text', () => {
   });
 
   it('cleans every string of a row and leaves the rest', () => {
-    expect(storableRow({ a: 'x\u0000', n: 1, b: null, c: 'ok' })).toEqual({ a: 'x\uFFFD', n: 1, b: null, c: 'ok' });
+    const row = { a: 'x\u0000', n: 1, b: null, c: 'ok' };
+    expect(storableRow(row)).toEqual({ a: 'x\uFFFD', n: 1, b: null, c: 'ok' });
+    // The row given is left as it was; one with nothing to clean is returned as is (no copy per call log).
+    expect(row.a).toBe('x\u0000');
+    const clean = { a: 'ok', n: 1 };
+    expect(storableRow(clean)).toBe(clean);
   });
 });

@@ -9,13 +9,14 @@ export const isStorable = (text: string): boolean => !UNSTORABLE.test(text);
 
 export const storable = (text: string): string => (isStorable(text) ? text : text.replace(UNSTORABLE_ALL, '\uFFFD'));
 
-/** `row` with every string value made storable (the same object type). */
+/** `row` with every string value made storable: `row` itself when all are (every call log passes here), else a copy. */
 export function storableRow<T extends object>(row: T): T {
-  const out = { ...row } as Record<string, unknown>;
-  // for…in, not Object.entries: every call log passes here, and entries() allocated a pair per column.
-  for (const k in out) {
-    const v = out[k];
-    if (typeof v === 'string' && !isStorable(v)) out[k] = storable(v);
+  const values = row as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  // for…in, not Object.entries: entries() allocated a pair per column.
+  for (const k in values) {
+    const v = values[k];
+    if (typeof v === 'string' && !isStorable(v)) (out ??= { ...values })[k] = storable(v);
   }
-  return out as T;
+  return (out ?? row) as T;
 }

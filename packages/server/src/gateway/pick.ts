@@ -37,19 +37,27 @@ const OPEN_GATE: Gate = { key: (_id, now) => availability(undefined, now), agent
 class HeldBack {
   until = Infinity;
   cooling = true;
+  /** The breakers (`breaker(id)`) of what was let through only as a half-open probe; made when there is one. */
+  probing: Set<string> | undefined;
 
   /** Items the gate lets through now; notes the rest. */
-  filter<T extends { id: string }>(items: T[], ask: (id: string) => Availability, probes: Map<string, boolean>): T[] {
+  filter<T extends { id: string }>(items: T[], ask: (id: string) => Availability, breaker: (id: string) => string): T[] {
     return items.filter((i) => {
       const a = ask(i.id);
       if (a.ok) {
-        probes.set(i.id, a.probe);
+        if (a.probe) (this.probing ??= new Set()).add(breaker(i.id));
         return true;
       }
       this.until = Math.min(this.until, a.until);
       this.cooling &&= a.cooling;
       return false;
     });
+  }
+
+  /** The probes a route through these must claim: those of `breakers` that were let through as one. */
+  probesOf(...breakers: string[]): string[] {
+    const probing = this.probing;
+    return probing ? breakers.filter((b) => probing.has(b)) : [];
   }
 
   get any(): boolean {
@@ -108,6 +116,7 @@ function choose<T extends { id: string; weight: number }>(strategy: number, setK
 
 /** Prefer what has not failed yet; when everything has, try again from all. */
 function untried<T extends { id: string }>(items: T[], tried: Set<string>): T[] {
+  if (!tried.size) return items;
   const fresh = items.filter((i) => !tried.has(i.id));
   return fresh.length ? fresh : items;
 }
@@ -152,13 +161,11 @@ export function routeFor(snapshot: Snapshot, model: SnapModel, requested: string
  */
 export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null, requested: string, tried: Tried, only?: SnapAgent, gate: Gate = OPEN_GATE, now = Date.now()): Route {
   const held = new HeldBack();
-  const keyProbes = new Map<string, boolean>();
   const agents = only ? [only] : agentsFor(snapshot, model, group);
   if (agents) {
     const enabled = agents.filter((a) => a.status === Status.Normal);
     if (!enabled.length) throw new GatewayError(503, 'no_available_agent', 'No model agent is available for this model right now.');
-    const agentProbes = new Map<string, boolean>();
-    let open = held.filter(enabled, (id) => gate.agent(id, now), agentProbes);
+    let open = held.filter(enabled, (id) => gate.agent(id, now), agentBreaker);
     if (!open.length) throw held.error(now, 'agent');
     const strategy = group?.is_enable_model_agent ? group.lb_strategy : model.lb_strategy;
     let keyless = false;
@@ -166,13 +173,10 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
     while (open.length) {
       const agent = choose(strategy, `agents:${group?.id ?? ''}:${model.id}`, untried(open, tried.agents));
       const enabledKeys = (snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal);
-      const keys = held.filter(enabledKeys, (id) => gate.key(id, now), keyProbes);
+      const keys = held.filter(enabledKeys, (id) => gate.key(id, now), keyBreaker);
       if (keys.length) {
         const key = choose(agent.lb_strategy, `keys:${agent.id}`, untried(keys, tried.keys));
-        const probes: string[] = [];
-        if (agentProbes.get(agent.id)) probes.push(agentBreaker(agent.id));
-        if (keyProbes.get(key.id)) probes.push(keyBreaker(key.id));
-        return routeFor(snapshot, model, requested, agent, key, probes);
+        return routeFor(snapshot, model, requested, agent, key, held.probesOf(agentBreaker(agent.id), keyBreaker(key.id)));
       }
       keyless ||= !enabledKeys.length;
       open = open.filter((a) => a !== agent);
@@ -184,9 +188,9 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
   const keys = held.filter(
     (snapshot.directKeys.get(model.id) ?? []).filter((k) => k.status === Status.Normal),
     (id) => gate.key(id, now),
-    keyProbes,
+    keyBreaker,
   );
   if (!keys.length) throw held.any ? held.error(now, 'key') : new GatewayError(503, 'no_available_key', 'No key is available for this model right now.');
   const key = choose(LbStrategy.Weight, `direct:${model.id}`, untried(keys, tried.keys));
-  return routeFor(snapshot, model, requested, null, key, keyProbes.get(key.id) ? [keyBreaker(key.id)] : []);
+  return routeFor(snapshot, model, requested, null, key, held.probesOf(keyBreaker(key.id)));
 }

@@ -64,16 +64,35 @@ interface SendOptions {
   method?: 'GET' | 'POST';
 }
 
+/**
+ * The origin and path of each URL sent to: a few per agent (its base URL × the endpoints), so parsed
+ * once. A `URL` a call cost ~2 KB of garbage and ~1.5 µs (docs/BENCHMARKS.md, eleventh pass). Bounded,
+ * as task polls put their upstream ids in the path.
+ */
+const destinations = new Map<string, { origin: string; path: string }>();
+const MAX_DESTINATIONS = 1024;
+
+function destination(href: string): { origin: string; path: string } {
+  let d = destinations.get(href);
+  if (!d) {
+    const url = new URL(href);
+    d = { origin: url.origin, path: url.pathname + url.search };
+    if (destinations.size >= MAX_DESTINATIONS) destinations.clear();
+    destinations.set(href, d);
+  }
+  return d;
+}
+
 /** Sends; a network failure or timeout becomes an UpstreamFailure with status 0 (retryable). */
 async function send(pool: Dispatcher, req: UpstreamRequest, opts: SendOptions): Promise<UpstreamReply> {
   const started = performance.now();
   try {
-    const url = new URL(req.url);
+    const { origin, path } = destination(req.url);
     const res = await dispatch(
       pool,
       {
-        origin: url.origin,
-        path: url.pathname + url.search,
+        origin,
+        path,
         method: opts.method ?? 'POST',
         headers: req.headers,
         body: opts.method === 'GET' ? undefined : (opts.rawBody ?? req.body),

@@ -1,9 +1,10 @@
 // GET /v1/models and GET /v1/models/{id}: only what this key may call (its app's and key's allow-lists
 // included). One answer for both, so a model the list hides is a 404 here, never a way to probe.
 import type { FastifyRequest } from 'fastify';
-import { usableGroups, usableModels } from '../catalogue/access';
+import { usableModels } from '../catalogue/access';
 import { admit } from './admit';
 import { GatewayError } from './errors';
+import { usableFor } from './resolve';
 import type { Gateway } from './gateway';
 import type { SnapModel } from './snapshot';
 
@@ -27,7 +28,7 @@ export function outputLimitOf(m: Pick<SnapModel, 'max_output_tokens' | 'preset_c
 export function callerModels(gw: Gateway, request: FastifyRequest): SnapModel[] {
   const { snapshot } = gw;
   const caller = admit(snapshot, request);
-  const groups = usableGroups(caller.user, [...snapshot.groups.values()], Date.now(), caller.vip);
+  const { groups } = usableFor(snapshot, caller, Date.now());
   const bound = caller.appKey.is_bind_group ? caller.appKey.group_id : caller.app.is_bind_group ? caller.app.group_id : '';
   const allow = caller.app.models.length ? caller.app.models : caller.appKey.models;
   const usable = usableModels(caller.user, bound ? groups.filter((g) => g.id === bound) : groups, [...snapshot.models.values()]).filter(

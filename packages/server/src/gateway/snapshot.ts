@@ -72,6 +72,8 @@ export class Snapshot implements Balances {
   /** By key hash. */
   appKeys = new Map<string, SnapAppKey>();
   groups = new Map<string, SnapGroup>();
+  /** Every group, as one list replaced whenever groups reload: a new list says they may have changed. */
+  groupList: readonly SnapGroup[] = [];
   models = new Map<string, SnapModel>();
   agents = new Map<string, SnapAgent>();
   keys = new Map<string, SnapKey>();
@@ -180,10 +182,12 @@ export class Snapshot implements Balances {
         return;
       }
       case 'groups':
-        return this.reloadById('groups', ids, this.groups, (r: GroupRow): SnapGroup => {
+        await this.reloadById('groups', ids, this.groups, (r: GroupRow): SnapGroup => {
           const g = groupRecord(r);
           return { ...g, forward_config: (g.is_enable_forward && g.forward_config) || null, modelIds: new Set(g.models) };
         });
+        this.groupList = [...this.groups.values()];
+        return;
       case 'models':
         await this.reloadById('models', ids, this.models, (r: ModelRow): SnapModel => {
           const m = modelResource.decode(r);

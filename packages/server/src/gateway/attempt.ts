@@ -15,7 +15,7 @@ import type { CallSignal } from './call-signal';
 import { classify, retryBudget, type Verdict } from './classify';
 import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
-import { pick, type Route, type Tried } from './pick';
+import { pick, Tried, type Route } from './pick';
 import type { SnapModel } from './snapshot';
 import { backoffMs, pause, type Report } from './upstream-health';
 
@@ -109,11 +109,14 @@ function unpicked(err: GatewayError): Failed {
   return { kind: 'failed', error: { status: err.status, type: err.type, code: err.code, message: err.message, retryAfterMs: err.retryAfter === undefined ? undefined : err.retryAfter * 1000 } };
 }
 
+/** Nothing could be picked: shared, never changed (a failure with a retry-after is a new object). */
+const NO_ROUTE: Failed = Object.freeze({ kind: 'failed', error: Object.freeze({ status: 503, type: 'server_error', code: 'no_available_agent', message: 'No model agent is available for this model right now.' }) });
+
 const seconds = (t: Try) => (performance.now() - t.started) / 1000;
 
 export class CallAttempts {
   /** What the client hears when no attempt finishes: the latest failure (before any, that nothing could be picked). */
-  private last: Failed = { kind: 'failed', error: { status: 503, type: 'server_error', code: 'no_available_agent', message: 'No model agent is available for this model right now.' } };
+  private last: Failed = NO_ROUTE;
   private readonly passes: Pass[];
   /** The system config when the call started: one call keeps its timeouts and retry rules throughout. */
   private readonly sys: SysConfig;
@@ -147,7 +150,7 @@ export class CallAttempts {
 
   async run(): Promise<Finished | Failed> {
     for (const pass of this.passes) {
-      const tried: Tried = { agents: new Set(), keys: new Set() };
+      const tried = new Tried();
       let budget: number | undefined;
       /** Keys asked again in this pass, for the backoff. */
       let repeats = 0;
@@ -267,8 +270,7 @@ export class CallAttempts {
     const e = failed.error;
     this.last = failed;
     this.scope.reply.log.warn({ family: route.family, agent: route.agent?.name, key: route.key.key_mask, status: e.status, code: e.code, attempt: n }, 'upstream attempt failed');
-    tried.agents.add(route.agent?.id ?? '');
-    tried.keys.add(route.key.id);
+    tried.add(route);
     const verdict = classify(e, this.sys);
     if (verdict.disable) this.gw.autoDisable(route, e.message, this.scope.reply.log);
     const transient = verdict.retry && !verdict.disable;

@@ -12,7 +12,7 @@ import { providers } from '../providers/index';
 import type { ChatRequest, UpstreamError, UpstreamRequest } from '../providers/types';
 import { classify } from './classify';
 import type { Gateway } from './gateway';
-import { pick, type Route, type Tried } from './pick';
+import { pick, Tried, type Route } from './pick';
 import { badUpstreamBody, withoutKey } from './relay';
 import { admitRequest, callFailure } from './run';
 import { UpstreamFailure } from './upstream';
@@ -55,7 +55,7 @@ export async function countTokens<C>(gw: Gateway, request: FastifyRequest, reply
   const { traceId, caller, resolution } = await admitRequest(gw, request, reply, { requested, endpoint: 'chat', chat });
   const { snapshot } = gw;
   const local = (route: Route) => count.local(countChatPrompt(chat.messages, route.target.model, chat.tools));
-  const tried: Tried = { agents: new Set(), keys: new Set() };
+  const tried = new Tried();
   let error: UpstreamError | undefined;
   for (let n = 0; n < MAX_ATTEMPTS; n++) {
     // Smart matching (resolution.smart) is skipped: it costs a model call to save none.
@@ -68,8 +68,7 @@ export async function countTokens<C>(gw: Gateway, request: FastifyRequest, reply
     if (error.status === 404 || error.status === 405) return local(route);
     reply.log.warn({ family: route.family, agent: route.agent?.name, key: route.key.key_mask, status: error.status, code: error.code, attempt: n }, 'upstream token count failed');
     if (!classify(error, snapshot.sys).retry) break;
-    tried.agents.add(route.agent?.id ?? '');
-    tried.keys.add(route.key.id);
+    tried.add(route);
   }
   throw callFailure(gw, { traceId, caller }, error!);
 }

@@ -74,10 +74,26 @@ class HeldBack {
   }
 }
 
-/** What already failed in this request: skipped while something else is left. */
-export interface Tried {
-  agents: Set<string>;
-  keys: Set<string>;
+const NONE: ReadonlySet<string> = new Set();
+
+/** What already failed in this request: skipped while something else is left. Its sets are made at the first failure. */
+export class Tried {
+  private failedAgents: Set<string> | undefined;
+  private failedKeys: Set<string> | undefined;
+
+  get agents(): ReadonlySet<string> {
+    return this.failedAgents ?? NONE;
+  }
+
+  get keys(): ReadonlySet<string> {
+    return this.failedKeys ?? NONE;
+  }
+
+  /** A route that failed: its agent ('' for a model's own endpoint) and its key. */
+  add(route: Pick<Route, 'agent' | 'key'>): void {
+    (this.failedAgents ??= new Set()).add(route.agent?.id ?? '');
+    (this.failedKeys ??= new Set()).add(route.key.id);
+  }
 }
 
 const counters = new Map<string, number>();
@@ -115,7 +131,7 @@ function choose<T extends { id: string; weight: number }>(strategy: number, setK
 }
 
 /** Prefer what has not failed yet; when everything has, try again from all. */
-function untried<T extends { id: string }>(items: T[], tried: Set<string>): T[] {
+function untried<T extends { id: string }>(items: T[], tried: ReadonlySet<string>): T[] {
   if (!tried.size) return items;
   const fresh = items.filter((i) => !tried.has(i.id));
   return fresh.length ? fresh : items;

@@ -2,6 +2,7 @@
 // estimate) → attempts (attempt.ts: pick → send → classify → retry / auto-disable / fallback) → settle
 // or refund → logs. `withOpenCall` is the frame every billed call runs in (runCall here, async task
 // submission in tasks.ts); the endpoint handlers supply only how to send an attempt and relay its answer.
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { capCompletion, type Budget } from '../billing/estimate';
 import type { AccountRef, Reservation } from '../billing/ledger-types';
@@ -213,20 +214,42 @@ export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, repl
   const { traceId, reqTime, started, caller, resolution, scopes } = admitted;
   const signal = new CallSignal();
   const call: OpenCall = { traceId, reqTime, started, caller, resolution, scopes, accounts: reservation.accounts, reservation, plan: planOf(admitted, spec), reply, signal, logs: [] };
-  const onClose = () => {
-    if (!reply.raw.writableFinished) signal.abort();
-  };
-  request.raw.socket.once('close', onClose);
+  const socket = request.raw.socket;
   // A client that left while its call waited for a hold is not served: refunded below.
-  if (request.raw.socket.destroyed) onClose();
+  if (socket.destroyed) abortUnanswered(call);
+  const calls = openCallsOf(socket);
+  calls.add(call);
   try {
     return await run(call);
   } catch (err) {
     if (!reservation.settled) gw.ledger.refund(reservation, call.logs);
     throw err;
   } finally {
-    request.raw.socket.off('close', onClose);
+    calls.delete(call);
   }
+}
+
+/** The client left: its call stops, unless its answer was already sent whole. */
+function abortUnanswered(call: Pick<OpenCall, 'reply' | 'signal'>): void {
+  if (!call.reply.raw.writableFinished) call.signal.abort();
+}
+
+/**
+ * The calls open on each client connection, aborted when it closes: one 'close' listener a connection
+ * (kept-alive, it carries call after call) instead of one added and removed a call.
+ */
+const openCalls = new WeakMap<Socket, Set<OpenCall>>();
+
+function openCallsOf(socket: Socket): Set<OpenCall> {
+  let calls = openCalls.get(socket);
+  if (!calls) {
+    const open = (calls = new Set());
+    openCalls.set(socket, open);
+    socket.once('close', () => {
+      for (const call of open) abortUnanswered(call);
+    });
+  }
+  return calls;
 }
 
 /**

@@ -9,7 +9,7 @@ import { chatAdapterOf, providers } from '../providers/index';
 import { callLog, type Plan } from './call-log';
 import type { CallSignal } from './call-signal';
 import type { Gateway } from './gateway';
-import { pick } from './pick';
+import { pick, Tried } from './pick';
 import { lastText } from './resolve';
 import type { SnapModel } from './snapshot';
 import type { ChatRequest } from '../providers/types';
@@ -39,7 +39,7 @@ export async function smartTarget(gw: Gateway, plan: Plan, config: ForwardConfig
   const started = performance.now();
   let route;
   try {
-    route = pick(snapshot, decision, null, decision.name, { agents: new Set(), keys: new Set() }, undefined, gw.breakers);
+    route = pick(snapshot, decision, null, decision.name, new Tried(), undefined, gw.breakers);
   } catch {
     return undefined;
   }

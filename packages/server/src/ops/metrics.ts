@@ -99,17 +99,17 @@ export class Metrics {
   requestEnded(face: Face, method: string, route: string, status: number, seconds: number): void {
     this.flying.set(face, (this.flying.get(face) ?? 0) - 1);
     const key = `${face} ${method} ${route} ${status}`;
-    this.requests.of(key, () => ({ face, method, route, status: String(status) })).inc();
-    this.latency.of(key, () => ({ face, method, route, status_class: statusClass(status) })).observe(seconds);
+    (this.requests.at(key) ?? this.requests.add(key, { face, method, route, status: String(status) })).inc();
+    (this.latency.at(key) ?? this.latency.add(key, { face, method, route, status_class: statusClass(status) })).observe(seconds);
   }
 
   /** One upstream attempt: its HTTP status (0 = no answer) or how it ended otherwise. */
   upstreamAttempt(family: string, outcome: number | 'aborted' | 'stream_broken', seconds: number): void {
     const cls = typeof outcome === 'number' ? statusClass(outcome) : outcome;
     const key = `${family} ${cls}`;
-    this.upstreamAttempts.of(key, () => ({ family, status_class: cls })).inc();
-    if (cls !== '2xx' && cls !== 'aborted') this.upstreamErrors.of(key, () => ({ family, status_class: cls })).inc();
-    this.upstreamLatency.of(family, () => ({ family })).observe(seconds);
+    (this.upstreamAttempts.at(key) ?? this.upstreamAttempts.add(key, { family, status_class: cls })).inc();
+    if (cls !== '2xx' && cls !== 'aborted') (this.upstreamErrors.at(key) ?? this.upstreamErrors.add(key, { family, status_class: cls })).inc();
+    (this.upstreamLatency.at(family) ?? this.upstreamLatency.add(family, { family })).observe(seconds);
   }
 
   /** Call logs the ledger has just committed: the tokens and spend they record. */
@@ -119,11 +119,17 @@ export class Metrics {
       // caller's text never becomes a label.
       const model = log.name || 'unknown';
       const status = String(log.status ?? 0);
-      this.calls.of(`${model} ${status}`, () => ({ model, status })).inc();
-      if (log.prompt_tokens) this.tokens.of(`${model} prompt`, () => ({ model, kind: 'prompt' })).inc(Number(log.prompt_tokens));
-      if (log.completion_tokens) this.tokens.of(`${model} completion`, () => ({ model, kind: 'completion' })).inc(Number(log.completion_tokens));
-      if (log.total_price) this.spend.of(model, () => ({ model })).inc(Number(log.total_price));
+      const calls = `${model} ${status}`;
+      (this.calls.at(calls) ?? this.calls.add(calls, { model, status })).inc();
+      if (log.prompt_tokens) this.tokenSeries(model, 'prompt').inc(Number(log.prompt_tokens));
+      if (log.completion_tokens) this.tokenSeries(model, 'completion').inc(Number(log.completion_tokens));
+      if (log.total_price) (this.spend.at(model) ?? this.spend.add(model, { model })).inc(Number(log.total_price));
     }
+  }
+
+  private tokenSeries(model: string, kind: 'prompt' | 'completion') {
+    const key = `${model} ${kind}`;
+    return this.tokens.at(key) ?? this.tokens.add(key, { model, kind });
   }
 
   /** A call-log row the database refused (billing/ledger-quarantine.ts). */

@@ -15,9 +15,9 @@ describe('hot series', () => {
     const values = [0, 0.005, 0.0051, 0.01, 0.5, 1, 9.99, 10, 11, 300, ...Array.from({ length: 200 }, (_, i) => (i * 0.37) % 12)];
     for (const [i, v] of values.entries()) {
       const a = i % 3 === 0 ? 'x' : 'y "quoted"\\';
-      hc.of(`${a} b`, () => ({ a, b: 'b' })).inc(i);
+      (hc.at(`${a} b`) ?? hc.add(`${a} b`, { a, b: 'b' })).inc(i);
       pc.inc({ a, b: 'b' }, i);
-      hh.of(a, () => ({ a })).observe(v);
+      (hh.at(a) ?? hh.add(a, { a })).observe(v);
       ph.observe({ a }, v);
     }
     expect(await mine.metrics()).toBe(await theirs.metrics());
@@ -26,7 +26,7 @@ describe('hot series', () => {
   it('forget their series when the registry resets', async () => {
     const registry = new Registry();
     const c = new HotCounter('c_total', 'help', registry);
-    c.of('k', () => ({ k: 'v' })).inc();
+    (c.at('k') ?? c.add('k', { k: 'v' })).inc();
     registry.resetMetrics();
     expect(await registry.metrics()).not.toContain('c_total{');
   });

@@ -29,12 +29,21 @@ abstract class KeyedMetric<S> {
     registry.registerMetric(this as unknown as Metric);
   }
 
-  /** The series of one label set, made on first use; `key` must differ whenever `labels` would. */
-  protected find(key: string, make: () => S): S {
-    let s = this.series.get(key);
-    if (s === undefined) this.series.set(key, (s = make()));
+  /**
+   * The series of one label set, kept under a key its caller builds (`key` must differ whenever the labels
+   * would): `at(key) ?? add(key, labels)`, so the labels object is made only the first time.
+   */
+  at(key: string): S | undefined {
+    return this.series.get(key);
+  }
+
+  add(key: string, labels: Labels): S {
+    const s = this.make(labels);
+    this.series.set(key, s);
     return s;
   }
+
+  protected abstract make(labels: Labels): S;
 
   protected all(): IterableIterator<S> {
     return this.series.values();
@@ -59,8 +68,8 @@ export class CounterSeries {
 export class HotCounter extends KeyedMetric<CounterSeries> {
   readonly type = 'counter' as const;
 
-  of(key: string, labels: () => Labels): CounterSeries {
-    return this.find(key, () => new CounterSeries(labels()));
+  protected make(labels: Labels): CounterSeries {
+    return new CounterSeries(labels);
   }
 
   async get(): Promise<Values> {
@@ -102,8 +111,8 @@ export class HotHistogram extends KeyedMetric<HistogramSeries> {
     super(name, help, registry);
   }
 
-  of(key: string, labels: () => Labels): HistogramSeries {
-    return this.find(key, () => new HistogramSeries(labels(), this.bounds));
+  protected make(labels: Labels): HistogramSeries {
+    return new HistogramSeries(labels, this.bounds);
   }
 
   /** As prom-client writes a histogram: cumulative `_bucket`s by `le`, then +Inf, `_sum` and `_count`. */

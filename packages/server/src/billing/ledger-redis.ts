@@ -253,7 +253,7 @@ export class RedisLedgerStore implements LedgerStore {
     return `${this.p}bal:${a.kind}:${a.id}`;
   }
 
-  private limited(accounts: AccountRef[]): AccountRef[] {
+  private limited(accounts: readonly AccountRef[]): AccountRef[] {
     const seen = new Set<string>();
     return accounts.filter((a) => a.limited && !seen.has(this.bal(a)) && seen.add(this.bal(a)));
   }
@@ -297,7 +297,7 @@ export class RedisLedgerStore implements LedgerStore {
     throw new GatewayError(503, 'service_unavailable', 'The gateway cannot check your balance right now. Please retry.', 'server_error');
   }
 
-  private async loadBases(accounts: AccountRef[], missing: (number | string)[]): Promise<void> {
+  private async loadBases(accounts: readonly AccountRef[], missing: (number | string)[]): Promise<void> {
     for (const n of missing) await this.loadBase(accounts[Number(n) - 1]!);
   }
 

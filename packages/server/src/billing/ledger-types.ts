@@ -13,11 +13,21 @@ export type AccountRef =
   | { kind: 'app_key'; id: string; hash: string; limited: boolean }
   | { kind: 'group'; id: string; limited: boolean };
 
-export const accountKey = (a: AccountRef) => `${a.kind}:${a.id}`;
+const accountKeys = new WeakMap<AccountRef, string>();
+
+/**
+ * An account's key in the stores' maps, made once per AccountRef: a call looks each of its accounts up a
+ * dozen times (hold, settle, the unflushed sums), and the gateway keeps a key's accounts between calls.
+ */
+export function accountKey(a: AccountRef): string {
+  let key = accountKeys.get(a);
+  if (key === undefined) accountKeys.set(a, (key = `${a.kind}:${a.id}`));
+  return key;
+}
 
 export interface Reservation {
   traceId: string;
-  accounts: AccountRef[];
+  accounts: readonly AccountRef[];
   amount: number;
   settled: boolean;
 }

@@ -74,7 +74,7 @@ export class Ledger {
    * too small for every call at its worst makes them take turns) and, at the end, takes what is left
    * unless `alone` (then only a hold nothing else shares will do).
    */
-  async reserve(traceId: string, accounts: AccountRef[], amount: number, opts: { floor?: number; waitMs?: number; alone?: boolean } = {}): Promise<Reservation | { refused: AccountRef }> {
+  async reserve(traceId: string, accounts: readonly AccountRef[], amount: number, opts: { floor?: number; waitMs?: number; alone?: boolean } = {}): Promise<Reservation | { refused: AccountRef }> {
     const want = Math.max(0, Math.ceil(amount));
     const floor = Math.min(want, Math.max(0, Math.ceil(opts.floor ?? want)));
     const until = Date.now() + (opts.waitMs ?? 0);
@@ -161,7 +161,7 @@ export class Ledger {
    * the estimate they were charged at submission, so what the accounts paid ends exactly at the final
    * price. `accounts` must be the ones charged then, with the same `limited` flags.
    */
-  adjust(accounts: AccountRef[], delta: number, logs: NewCallLog[] = []): void {
+  adjust(accounts: readonly AccountRef[], delta: number, logs: NewCallLog[] = []): void {
     if (!Number.isSafeInteger(delta)) throw new Error(`ledger adjustment must be an integer, got ${delta}`);
     void this.record({ debits: delta !== 0 ? accounts.map((account) => ({ account, amount: delta })) : [], logs });
   }

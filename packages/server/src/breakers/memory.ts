@@ -11,7 +11,7 @@ export function createMemoryBreakers(): BreakerStore {
   };
   return {
     view: (id: string): BreakerView | undefined => entries.get(id),
-    async record(id: string, outcome: Outcome, settings: BreakerSettings, now = Date.now()): Promise<void> {
+    record(id: string, outcome: Outcome, settings: BreakerSettings, now = Date.now()): undefined {
       record(entry(id), outcome, settings, now);
     },
     async claim(id: string, leaseMs: number, now = Date.now(), force = false): Promise<Claim> {

@@ -167,21 +167,17 @@ export function createRedisBreakers(redis: Redis, { prefix, log }: RedisBreakerO
   return {
     view: (id) => local.get(id),
 
-    async record(id, outcome, s, now = Date.now()) {
+    record(id, outcome, s, now = Date.now()) {
       settings = s;
       if (outcome.kind === 'ok' && !outcome.probe && !outcome.coolMs) {
         pending.set(id, (pending.get(id) ?? 0) + 1);
-        return;
+        return undefined;
       }
-      if (outcome.kind === 'neutral' && !outcome.probe && !outcome.coolMs && !outcome.error) return;
+      if (outcome.kind === 'neutral' && !outcome.probe && !outcome.coolMs && !outcome.error) return undefined;
       const add = pending.get(id) ?? 0;
       pending.delete(id);
       const counted = outcome.kind === 'neutral' ? 0 : 1;
-      try {
-        await write(id, add + counted, outcome.kind === 'fail' ? 1 : 0, outcome, s, now);
-      } catch (err) {
-        warn(err, 'recording a breaker outcome in Redis failed');
-      }
+      return write(id, add + counted, outcome.kind === 'fail' ? 1 : 0, outcome, s, now).catch((err: unknown) => warn(err, 'recording a breaker outcome in Redis failed'));
     },
 
     async claim(id, leaseMs, now = Date.now(), force = false): Promise<Claim> {

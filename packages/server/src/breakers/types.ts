@@ -91,7 +91,8 @@ export interface BreakerStatus extends BreakerView {
 export interface BreakerStore {
   /** The local view (undefined = closed, never cooled): synchronous, for picking. */
   view(id: string): BreakerView | undefined;
-  record(id: string, outcome: Outcome, settings: BreakerSettings, now?: number): Promise<void>;
+  /** Counts an outcome: undefined when that is done at once (every call's success, on either store), else its write. */
+  record(id: string, outcome: Outcome, settings: BreakerSettings, now?: number): Promise<void> | undefined;
   /**
    * Takes the half-open probe of an open breaker whose wait is over, for `leaseMs`; `force` takes it
    * whatever the wait (an admin's test request).

@@ -66,26 +66,29 @@ function limitScopes(caller: Caller, resolution: Resolution, vip?: SnapVip): rea
 }
 
 /**
- * A key's scopes as of the snapshot objects they are read from, kept while those stand (a reload replaces
- * them, never edits them): the same list call after call, which the limiter plans once (limits/windows.ts).
+ * What a key's calls are charged to and limited by, as of the snapshot objects it is read from, kept while
+ * those stand (a reload replaces them, never edits them): the same lists call after call, which the limiter
+ * plans once (limits/windows.ts) and the ledger keys once (billing/ledger-types.ts accountKey).
  */
-interface KeptScopes {
+interface KeptCaller {
   app: Caller['app'];
   user: Caller['user'];
-  group: Resolution['group'];
+  reseller: Caller['reseller'];
   vip: Caller['vip'];
+  group: Resolution['group'];
+  accounts: readonly AccountRef[];
   scopes: readonly LimitScope[];
 }
-const keptScopes = new WeakMap<Caller['appKey'], KeptScopes>();
+const keptCallers = new WeakMap<Caller['appKey'], KeptCaller>();
 
-function scopesOf(caller: Caller, resolution: Resolution): readonly LimitScope[] {
-  const { app, user, vip } = caller;
+function keptCaller(caller: Caller, resolution: Resolution): KeptCaller {
+  const { app, user, reseller, vip } = caller;
   const { group } = resolution;
-  const kept = keptScopes.get(caller.appKey);
-  if (kept && kept.app === app && kept.user === user && kept.group === group && kept.vip === vip) return kept.scopes;
-  const scopes = limitScopes(caller, resolution, vip);
-  keptScopes.set(caller.appKey, { app, user, group, vip, scopes });
-  return scopes;
+  const kept = keptCallers.get(caller.appKey);
+  if (kept && kept.app === app && kept.user === user && kept.reseller === reseller && kept.vip === vip && kept.group === group) return kept;
+  const made = { app, user, reseller, vip, group, accounts: accountsOf(caller, resolution), scopes: limitScopes(caller, resolution, vip) };
+  keptCallers.set(caller.appKey, made);
+  return made;
 }
 
 /**
@@ -137,7 +140,7 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
   try {
     resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
     // resolve() priced it: the group's discount, the VIP level's on top, never below a reseller's floor.
-    const scopes = scopesOf(caller, resolution);
+    const { scopes } = keptCaller(caller, resolution);
     const admitted: AdmitResult = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true };
     if (!admitted.ok) {
       throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
@@ -157,7 +160,7 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
 async function hold(gw: Gateway, admitted: AdmittedRequest, spec: Pick<CallSpec, 'chat' | 'estimate'> & RefusedSpec): Promise<Reservation> {
   const { traceId, caller, resolution, release } = admitted;
   const { ledger } = gw;
-  const accounts = accountsOf(caller, resolution);
+  const { accounts } = keptCaller(caller, resolution);
   let reservation: Awaited<ReturnType<typeof ledger.reserve>>;
   try {
     const budget = spec.estimate(resolution);
@@ -199,7 +202,7 @@ function planOf(call: Admitted, spec: Pick<CallSpec, 'path' | 'requested' | 'str
 /** A call that holds its estimate, while it runs: what its attempts share, and what it may be charged. */
 export interface OpenCall extends Admitted, AttemptScope {
   /** The balances the reservation holds (and a settlement charges). */
-  accounts: AccountRef[];
+  accounts: readonly AccountRef[];
   reservation: Reservation;
 }
 

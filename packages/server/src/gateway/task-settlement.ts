@@ -16,7 +16,7 @@ import type { Gateway } from './gateway';
 /** Stored in tasks.settlement at submission. */
 export interface TaskSettlement {
   /** The balances the estimate was taken from, with the `limited` flags they had then. */
-  accounts: AccountRef[];
+  accounts: readonly AccountRef[];
   price: TaskPrice;
   /** The submitting attempt's call-log row; written once, when the task ends. */
   log: NewCallLog;

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Status } from '@fastgate/core/constants';
 import type { BaseSection } from '@fastgate/core/sys-config';
-import { agentBreaker, availability, keyBreaker, type Availability, type BreakerSettings, type BreakerStore, type LastError, type Outcome } from '../breakers/index';
+import { agentBreaker, availability, keyBreaker, type Availability, type BreakerSettings, type BreakerState, type BreakerStore, type LastError, type Outcome } from '../breakers/index';
 import type { CallSignal } from './call-signal';
 import { GatewayError } from './errors';
 import type { Gate, Route } from './pick';
@@ -114,7 +114,7 @@ export class UpstreamHealth implements Gate {
    * an agent opens only on failures of two of its keys (or its only one): a single bad key is its own
    * breaker's business, the agent's is an endpoint failing as a whole.
    */
-  async report(route: Route, r: Report, probes: readonly string[], log: FastifyBaseLogger = this.log): Promise<void> {
+  report(route: Route, r: Report, probes: readonly string[], log: FastifyBaseLogger = this.log): Promise<void> | undefined {
     const s = this.settings();
     const now = Date.now();
     const { key, agent } = route;
@@ -124,13 +124,23 @@ export class UpstreamHealth implements Gate {
     const keys = r.kind === 'fail' ? (this.snapshot.agentKeys.get(agent.id) ?? []).filter((k) => k.status === Status.Normal).length : 0;
     const agentId = agentBreaker(agent.id);
     const outcome: Outcome = { kind: r.kind, probe: probes.includes(agentId), hold: agent.is_never_disable, error: r.error, key: key.id, keysNeeded: Math.max(1, Math.min(2, keys)) };
-    await Promise.all([keyDone, this.record(agentId, outcome, s, now, route, r, log)]);
+    const agentDone = this.record(agentId, outcome, s, now, route, r, log);
+    return keyDone || agentDone ? Promise.all([keyDone, agentDone]).then(() => undefined) : undefined;
   }
 
-  /** One breaker's outcome, and a log line when that changes its state. */
-  private async record(id: string, outcome: Outcome, s: BreakerSettings, now: number, route: Route, r: Report, log: FastifyBaseLogger): Promise<void> {
+  /**
+   * One breaker's outcome, and a log line when that changes its state. Synchronous when the store counts
+   * it at once (a success, every call): no promise a call for each of its two breakers.
+   */
+  private record(id: string, outcome: Outcome, s: BreakerSettings, now: number, route: Route, r: Report, log: FastifyBaseLogger): Promise<void> | undefined {
     const before = this.store.view(id)?.state ?? 'closed';
-    await this.store.record(id, outcome, s, now);
+    const written = this.store.record(id, outcome, s, now);
+    if (written) return written.then(() => this.logChange(id, before, route, r, log));
+    this.logChange(id, before, route, r, log);
+    return undefined;
+  }
+
+  private logChange(id: string, before: BreakerState, route: Route, r: Report, log: FastifyBaseLogger): void {
     const after = this.store.view(id)?.state ?? 'closed';
     if (after === 'open' && before !== 'open') log.warn({ breaker: id, agent: route.agent?.name, key: route.key.key_mask, status: r.error?.status }, 'circuit breaker opened');
     else if (after === 'closed' && before !== 'closed') log.info({ breaker: id, agent: route.agent?.name, key: route.key.key_mask }, 'circuit breaker closed');

@@ -51,8 +51,9 @@ function settleChat(ctx: AttemptContext, body: ChatRequest, upstream: Usage | un
   return { usage, price };
 }
 
-function upstreamBody(ctx: AttemptContext, body: ChatRequest): ChatRequest {
-  return applyPreset(ctx.target, { ...body, model: ctx.route.target.model });
+/** The body an attempt sends: a copy (retries and fallbacks start from the client's), with the route's model and the preset. */
+function upstreamBody(ctx: AttemptContext, body: ChatRequest, stream: boolean): ChatRequest {
+  return applyPreset(ctx.target, { ...body, model: ctx.route.target.model, stream });
 }
 
 /** How an answer reaches the client: OpenAI chat here; /v1/messages, /v1/responses and the Gemini-native
@@ -88,8 +89,7 @@ export function settledAnswer(ctx: AttemptContext, body: ChatRequest, upstream: 
 
 async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
   const adapter = chatAdapterOf(ctx.route);
-  const out = upstreamBody(ctx, body);
-  const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, { ...out, stream: false }));
+  const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, upstreamBody(ctx, body, false)));
   if (isFailed(res)) return res;
   let parsed;
   try {
@@ -112,8 +112,7 @@ async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatReque
 
 async function chatStreamAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
   const adapter = chatAdapterOf(ctx.route);
-  const out = upstreamBody(ctx, body);
-  const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, { ...out, stream: true }));
+  const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, upstreamBody(ctx, body, true)));
   if (isFailed(res)) return res;
 
   const sse = new SseOut(ctx);

@@ -48,12 +48,8 @@ export async function sendOrFail(gw: Gateway, ctx: AttemptContext, req: Upstream
 export const isFailed = (x: unknown): x is Failed => typeof x === 'object' && x !== null && (x as Failed).kind === 'failed';
 
 /** The JSON body of a successful reply, or undefined when it is not JSON. */
-export async function readJson(res: UpstreamReply): Promise<unknown> {
-  try {
-    return (await res.body.json()) as unknown;
-  } catch {
-    return undefined;
-  }
+export function readJson(res: UpstreamReply): Promise<unknown> {
+  return res.body.json().catch(() => undefined);
 }
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };

@@ -57,13 +57,7 @@ const insertTexts = new Map<string, string>();
  */
 export function insertLogs(db: Kysely<Database>, rows: NewCallLog[]): CompiledQuery {
   const columns = Object.keys(rows[0] ?? {}) as (keyof NewCallLog)[];
-  const plain =
-    columns.length > 0 &&
-    columns.every((c) => IDENTIFIER.test(c)) &&
-    rows.every((r) => {
-      const keys = Object.keys(r);
-      return keys.length === columns.length && keys.every((k, i) => k === columns[i] && r[k as keyof NewCallLog] !== undefined);
-    });
+  const plain = columns.length > 0 && columns.every((c) => IDENTIFIER.test(c)) && rows.every((r) => sameColumns(r, columns));
   const conflict = callLogConflict(db);
   if (!plain) return db.insertInto('call_logs').values(rows).onConflict((oc) => oc.columns(conflict).doNothing()).compile();
   const postgres = isPostgres(db);
@@ -79,6 +73,16 @@ export function insertLogs(db: Kysely<Database>, rows: NewCallLog[]): CompiledQu
   const parameters: unknown[] = [];
   for (const r of rows) for (const c of columns) parameters.push(r[c]);
   return CompiledQuery.raw(text, parameters);
+}
+
+/** Whether `row` has exactly `columns`, in that order, none undefined (for…in: no key list allocated per row). */
+function sameColumns(row: NewCallLog, columns: readonly (keyof NewCallLog)[]): boolean {
+  let i = 0;
+  for (const k in row) {
+    if (k !== columns[i] || row[k as keyof NewCallLog] === undefined) return false;
+    i++;
+  }
+  return i === columns.length;
 }
 
 /** created_at is the write stamp: the statistics job reads call logs in (created_at, id) order. */

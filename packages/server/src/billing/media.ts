@@ -1,7 +1,7 @@
 // What a chat request carries besides text — images, input audio, web search — shared by the local counter
 // (tokens.ts), the reservation (estimate.ts) and the per-call extras of multimodal prices (price.ts).
 import type { SEARCH_CONTEXT_SIZES, VISION_MODES } from '@fastgate/core/entities/model-quota';
-import type { ChatMessage, ChatRequest, ContentPart } from '../providers/types';
+import type { ChatRequest } from '../providers/types';
 
 export type VisionMode = (typeof VISION_MODES)[number];
 export type SearchContextSize = (typeof SEARCH_CONTEXT_SIZES)[number];
@@ -42,8 +42,12 @@ const SEARCH_TOOLS = new Set(['web_search', 'web_search_preview', 'google_search
  * image count) every image part of every message is charged: the provider processes the whole history again.
  */
 export function chatExtras(request: Pick<ChatRequest, 'messages' | 'tools'> & Record<string, unknown>): ChatExtras {
+  // Loops, not a generator of parts: every chat call is priced through here twice (hold and settle).
   const images: (VisionMode | undefined)[] = [];
-  for (const part of contentParts(request.messages)) if (part.type === 'image_url') images.push(part.image_url.detail);
+  for (const m of request.messages) {
+    if (!Array.isArray(m.content)) continue;
+    for (const part of m.content) if (part.type === 'image_url') images.push(part.image_url.detail);
+  }
   const extras: ChatExtras = images.length ? { images } : {};
   const options = request.web_search_options;
   if (options && typeof options === 'object') {
@@ -71,6 +75,3 @@ export function countCharacters(text: string | null | undefined): number {
   return n;
 }
 
-function* contentParts(messages: readonly ChatMessage[]): Generator<ContentPart> {
-  for (const m of messages) if (Array.isArray(m.content)) yield* m.content;
-}

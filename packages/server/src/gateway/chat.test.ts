@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatResponse } from '../providers/types';
-import { chunkWithOpenAiNulls, withOpenAiNulls } from './chat';
+import { chunkWithOpenAiNulls, completionOf, withOpenAiNulls } from './chat';
 
 describe("the fields OpenAI's schema requires on chat answers", () => {
   it('fills logprobs and message.refusal with null, keeping an upstream’s own values', () => {
@@ -25,5 +25,25 @@ describe("the fields OpenAI's schema requires on chat answers", () => {
     expect(chunkWithOpenAiNulls(chunk).choices[0]).toEqual({ index: 0, delta: { content: 'a' }, finish_reason: null, logprobs: null });
     const junk = { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [null, { index: 0 }] } as unknown as ChatResponse;
     expect(withOpenAiNulls(junk).choices).toEqual([null, { index: 0, logprobs: null }]);
+  });
+});
+
+describe('the completion text an answer is billed and logged by', () => {
+  // What it was written as before it became a loop: the reference.
+  const joined = (a: ChatResponse) => a.choices.map((c) => (c.message.content ?? '') + (c.message.tool_calls ?? []).map((t) => t.function.arguments).join('')).join('\n');
+  const call = (args: unknown) => ({ id: 'c', type: 'function', function: { name: 'f', arguments: args } });
+  const answers = [
+    [],
+    [{ content: 'hello' }],
+    [{ content: null }],
+    [{ content: 'a' }, { content: 'b' }, { content: null }],
+    [{ content: null, tool_calls: [call('{"x":1}'), call('{"y":2}')] }],
+    [{ content: 'see:', tool_calls: [call(undefined), call(null), call('{}')] }],
+    [{ content: '' }, { content: 'x', tool_calls: [] }],
+  ].map((messages) => ({ choices: messages.map((message, index) => ({ index, message: { role: 'assistant', ...message }, finish_reason: 'stop' })) }) as unknown as ChatResponse);
+
+  it('is each choice\'s content and tool-call arguments, choices a line apart', () => {
+    for (const a of answers) expect(completionOf(a)).toBe(joined(a));
+    expect(completionOf(answers[5]!)).toBe('see:{}');
   });
 });

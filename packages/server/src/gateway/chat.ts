@@ -87,6 +87,19 @@ export function settledAnswer(ctx: AttemptContext, body: ChatRequest, upstream: 
   return finishedChat(usage, price, completion, status);
 }
 
+/** An answer's text as billed and logged: each choice's content and tool-call arguments, choices a line apart. */
+export function completionOf(answer: ChatResponse): string {
+  let text = '';
+  for (let i = 0; i < answer.choices.length; i++) {
+    const { message } = answer.choices[i]!;
+    if (i > 0) text += '\n';
+    text += message.content ?? '';
+    // join('') read a missing argument string as ''.
+    for (const t of message.tool_calls ?? []) text += t.function.arguments ?? '';
+  }
+  return text;
+}
+
 async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatRequest, writer: ChatWriter): Promise<Finished | Failed> {
   const adapter = chatAdapterOf(ctx.route);
   const res = await sendOrFail(gw, ctx, adapter.buildRequest(ctx.route.target, upstreamBody(ctx, body, false)));
@@ -98,7 +111,7 @@ async function chatJsonAttempt(gw: Gateway, ctx: AttemptContext, body: ChatReque
     return badUpstreamBody();
   }
   const answer = parsed.body;
-  const completion = answer.choices.map((c) => (c.message.content ?? '') + (c.message.tool_calls ?? []).map((t) => t.function.arguments).join('')).join('\n');
+  const completion = completionOf(answer);
   const { usage, price } = settleChat(ctx, body, parsed.usage, completion, false);
   // The client sees the model it asked for, whatever forwarding or replacement did (docs/ORIGINAL-GATEWAY.md §1.4).
   answer.model = ctx.plan.requested;

@@ -16,7 +16,8 @@ export function storableRow<T extends object>(row: T): T {
   // for…in, not Object.entries: entries() allocated a pair per column.
   for (const k in values) {
     const v = values[k];
-    if (typeof v === 'string' && !isStorable(v)) (out ??= { ...values })[k] = storable(v);
+    // Most of a call log's texts are empty: no pattern to run on those.
+    if (typeof v === 'string' && v !== '' && !isStorable(v)) (out ??= { ...values })[k] = storable(v);
   }
   return (out ?? row) as T;
 }

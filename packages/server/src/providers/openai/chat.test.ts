@@ -44,6 +44,34 @@ describe('openai chat request', () => {
     expect(toOpenAIBody('gpt-4o', req()).messages[0]?.role).toBe('system');
   });
 
+  it('sends what the copying version sent, and the request itself when nothing changes', () => {
+    // The version that copied every body: the reference for the text sent upstream.
+    const copying = (model: string, request: ChatRequest): ChatRequest => {
+      const body: ChatRequest = { ...request, model };
+      if (body.stream) {
+        if (body.stream_options === undefined) body.stream_options = { include_usage: true };
+      }
+      else delete body.stream_options;
+      if (/^(?:[\w.-]+\/)?(?:o\d|gpt-5)/i.test(model) && body.max_tokens !== undefined) {
+        body.max_completion_tokens ??= body.max_tokens;
+        delete body.max_tokens;
+      }
+      if (/^(?:[\w.-]+\/)?o[13](?:$|-)/i.test(model)) body.messages = body.messages.map((m) => (m.role === 'system' ? { ...m, role: 'developer' } : m));
+      return body;
+    };
+    const cases: [string, ChatRequest][] = [];
+    for (const model of ['gpt-4o', 'alias', 'o1', 'o3-mini', 'gpt-5', 'org/o4-mini'])
+      for (const extra of [{}, { stream: true }, { stream: false }, { stream: true, stream_options: { include_usage: false } }, { stream_options: { include_usage: true } }, { stream: true, stream_options: undefined }, { max_tokens: 9 }, { stream: true, max_tokens: 9, max_completion_tokens: 4 }] as Partial<ChatRequest>[])
+        cases.push([model, req({ ...extra, model })], [model, req(extra)]);
+    for (const [model, request] of cases) {
+      const before = JSON.stringify(request);
+      expect(JSON.stringify(toOpenAIBody(model, request))).toBe(JSON.stringify(copying(model, request)));
+      expect(JSON.stringify(request)).toBe(before);
+    }
+    const plain = req({ model: 'gpt-4o', stream: false });
+    expect(toOpenAIBody('gpt-4o', plain)).toBe(plain);
+  });
+
   it('does not mutate the caller request', () => {
     const r = req({ stream: true, max_tokens: 10 });
     toOpenAIBody('o1', r);

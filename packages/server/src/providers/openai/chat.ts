@@ -12,21 +12,27 @@ const COMPLETION_TOKENS_MODELS = /^(?:[\w.-]+\/)?(?:o\d|gpt-5)/i;
 /** o1 and o3 take instructions as `developer`, not `system`. */
 const DEVELOPER_ROLE_MODELS = /^(?:[\w.-]+\/)?o[13](?:$|-)/i;
 
-/** The body sent to an OpenAI-protocol upstream (Azure reuses it). */
+/**
+ * The body sent to an OpenAI-protocol upstream (Azure reuses it). `request` is never changed; it comes
+ * back as it is when nothing needs to change (the gateway's own copy, model set, on a plain non-stream
+ * call): one more copy of a client's body cost ~4 µs a call (docs/BENCHMARKS.md, eleventh pass).
+ */
 export function toOpenAIBody(model: string, request: ChatRequest): ChatRequest {
+  // Without stream_options, OpenAI streams carry no usage and the gateway would have to count tokens
+  // itself; to stream_options on a non-stream call OpenAI answers 400.
+  const streaming = Boolean(request.stream);
+  const renames = COMPLETION_TOKENS_MODELS.test(model) && request.max_tokens !== undefined;
+  const developer = DEVELOPER_ROLE_MODELS.test(model);
+  const asIs = request.model === model && (streaming ? request.stream_options !== undefined : !('stream_options' in request));
+  if (asIs && !renames && !developer) return request;
   const body: ChatRequest = { ...request, model };
-  if (body.stream) {
-    // Without this, OpenAI streams carry no usage and the gateway would have to count tokens itself.
-    if (body.stream_options === undefined) body.stream_options = { include_usage: true };
-  } else {
-    // OpenAI answers 400 to stream_options on a non-stream call.
-    delete body.stream_options;
-  }
-  if (COMPLETION_TOKENS_MODELS.test(model) && body.max_tokens !== undefined) {
+  if (!streaming) delete body.stream_options;
+  else if (body.stream_options === undefined) body.stream_options = { include_usage: true };
+  if (renames) {
     body.max_completion_tokens ??= body.max_tokens;
     delete body.max_tokens;
   }
-  if (DEVELOPER_ROLE_MODELS.test(model)) {
+  if (developer) {
     body.messages = body.messages.map((m) => (m.role === 'system' ? { ...m, role: 'developer' } : m));
   }
   return body;

@@ -14,7 +14,8 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
     if (face === 'gateway') reply.header('x-trace-id', request.id).header('x-request-id', request.id);
     else if (face === 'console') reply.header('x-request-id', request.id);
     metrics.requestStarted(face);
-    reply.raw.once('close', () => {
+    // on, not once: a response closes once, and once() wrapped the listener anew for every request.
+    reply.raw.on('close', () => {
       const res = reply.raw;
       const status = res.writableFinished ? res.statusCode : 499;
       const route = request.routeOptions.url ?? 'unmatched';

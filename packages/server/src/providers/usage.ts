@@ -8,9 +8,17 @@ type Details = Omit<Usage, 'prompt_tokens' | 'completion_tokens' | 'total_tokens
 /** Totals plus the details a provider reported; zero details are left out (absent = none). */
 export function usageOf(prompt: number, completion: number, total: number, details: Details = {}): Usage {
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: total || prompt + completion };
-  const { audio_prompt = 0, audio_completion = 0, ...rest } = details;
-  for (const [k, v] of Object.entries(rest) as [keyof typeof rest, number | undefined][]) if (v) usage[k] = v;
-  if (audio_prompt || audio_completion) usage.audio = { prompt_tokens: audio_prompt, completion_tokens: audio_completion };
+  // for…in, not a rest pattern and Object.entries: every answer's usage is read here (two copies and a pair per field).
+  let audioPrompt = 0;
+  let audioCompletion = 0;
+  for (const k in details) {
+    const key = k as keyof Details;
+    const v = details[key];
+    if (key === 'audio_prompt') audioPrompt = v ?? 0;
+    else if (key === 'audio_completion') audioCompletion = v ?? 0;
+    else if (v) usage[key] = v;
+  }
+  if (audioPrompt || audioCompletion) usage.audio = { prompt_tokens: audioPrompt, completion_tokens: audioCompletion };
   return usage;
 }
 

@@ -67,8 +67,9 @@ function limitScopes(caller: Caller, resolution: Resolution, vip?: SnapVip): rea
 
 /**
  * What a key's calls are charged to and limited by, as of the snapshot objects it is read from, kept while
- * those stand (a reload replaces them, never edits them): the same lists call after call, which the limiter
- * plans once (limits/windows.ts) and the ledger keys once (billing/ledger-types.ts accountKey).
+ * those stand (a reload replaces an object whose row changed; the fields edited in place, balances and the
+ * first-use stamp, are not read here): the same lists call after call, which the limiter plans once
+ * (limits/windows.ts) and the ledger keys once (billing/ledger-types.ts accountKey).
  */
 interface KeptCaller {
   app: Caller['app'];

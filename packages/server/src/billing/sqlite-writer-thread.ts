@@ -54,6 +54,18 @@ const begin = file.prepare('BEGIN IMMEDIATE');
 const commit = file.prepare('COMMIT');
 const rollback = file.prepare('ROLLBACK');
 
+/**
+ * Whether every parameter is a plain value, to be bound as arguments: better-sqlite3 reads an array's
+ * elements one V8 API call each and its arguments directly, so a 100-row call-log insert binds ~6 µs a row
+ * faster (docs/BENCHMARKS.md, eleventh pass). An object among the arguments would be read as named
+ * parameters, not refused as unbindable (the TypeError refusesRows() counts on): those go as the array.
+ * SQLite takes at most 32,766 parameters a statement, far below V8's limit on arguments.
+ */
+function scalars(parameters: readonly unknown[]): boolean {
+  for (const p of parameters) if (p !== null && typeof p === 'object') return false;
+  return true;
+}
+
 function writeBatch(statements: [string, readonly unknown[]][]): void {
   // A statistics chunk's transaction never spans a turn of this thread (its queries answer synchronously,
   // its awaits are microtasks), so none is open here; were one ever, the batch fails and the ledger
@@ -61,10 +73,11 @@ function writeBatch(statements: [string, readonly unknown[]][]): void {
   if (file.inTransaction) throw new Error('the SQLite writer thread is inside a statistics transaction');
   begin.run();
   try {
-    // Spread, not the array: better-sqlite3 reads an array's elements one V8 API call each, the arguments
-    // directly; a 100-row call-log insert binds ~6 µs a row faster (docs/BENCHMARKS.md, eleventh pass).
-    // SQLite takes at most 32,766 parameters a statement, far below V8's limit on arguments.
-    for (const [sql, parameters] of statements) prepare(sql).run(...parameters);
+    for (const [sql, parameters] of statements) {
+      const statement = prepare(sql);
+      if (scalars(parameters)) statement.run(...parameters);
+      else statement.run(parameters);
+    }
     commit.run();
   } catch (err) {
     if (file.inTransaction) rollback.run();

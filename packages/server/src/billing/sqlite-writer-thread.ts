@@ -10,6 +10,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../db/schema';
 import { immediateTransactions } from '../db/sqlite-connection';
+import { boundedMemo } from '../memo';
 import { countCallLogs, type CountRun } from '../stats/count';
 import { runInZone } from '../zone';
 
@@ -40,16 +41,7 @@ for (const p of data.pragmas) file.pragma(p);
 const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immediateTransactions(file) }) });
 
 // A batch is 100-row inserts of a few sizes and one update per kind of account: a handful of distinct texts.
-const batchStatements = new Map<string, SQLite.Statement>();
-const prepare = (sql: string) => {
-  let stmt = batchStatements.get(sql);
-  if (!stmt) {
-    if (batchStatements.size >= 200) batchStatements.clear();
-    stmt = file.prepare(sql);
-    batchStatements.set(sql, stmt);
-  }
-  return stmt;
-};
+const prepare = boundedMemo(200, (sql: string) => file.prepare(sql));
 const begin = file.prepare('BEGIN IMMEDIATE');
 const commit = file.prepare('COMMIT');
 const rollback = file.prepare('ROLLBACK');

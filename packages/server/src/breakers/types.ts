@@ -3,27 +3,15 @@
 // `key:<id>` or `agent:<id>`. Picking reads a local view synchronously (the hot path does no I/O);
 // outcomes and probe claims go to the store.
 import type { BreakerState } from '@fastgate/core/entities/breaker';
+import { boundedMemo } from '../memo';
 
 /**
- * Breaker ids made once per key or agent: each call looks its breakers up several times (pick, probe
- * claims, the report), and a template string each time was a new string to allocate, flatten and hash
- * for the map. Keys and agents number what the catalogue holds; the bound only guards against churn.
+ * The breaker ids of a provider key and of a model agent, made once per key or agent: each call looks its
+ * breakers up several times (pick, probe claims, the report), and a template string each time was a new
+ * string to allocate, flatten and hash for the map. Keys and agents number what the catalogue holds.
  */
-function breakerIds(prefix: string): (id: string) => string {
-  const ids = new Map<string, string>();
-  return (id) => {
-    let name = ids.get(id);
-    if (name === undefined) {
-      if (ids.size >= 10_000) ids.clear();
-      ids.set(id, (name = prefix + id));
-    }
-    return name;
-  };
-}
-
-/** The breaker ids of a provider key and of a model agent. */
-export const keyBreaker = breakerIds('key:');
-export const agentBreaker = breakerIds('agent:');
+export const keyBreaker = boundedMemo(10_000, (id: string) => `key:${id}`);
+export const agentBreaker = boundedMemo(10_000, (id: string) => `agent:${id}`);
 
 export type { BreakerState };
 

@@ -48,8 +48,8 @@ const notFound = (name: string) => new GatewayError(404, 'model_not_found', `The
 
 /** What a user may route through, as of the snapshot's groups, the user's record and VIP level, and a moment. */
 interface Usable {
-  /** The user's usable groups in gateway order (catalogue/access.ts). */
-  groups: SnapGroup[];
+  /** The user's usable groups in gateway order (catalogue/access.ts); shared between calls. */
+  groups: readonly SnapGroup[];
   /** The models granted to the user directly (users.models). */
   direct: ReadonlySet<string>;
 }

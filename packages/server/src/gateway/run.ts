@@ -118,6 +118,8 @@ interface Admitted {
 }
 
 export interface AdmittedRequest extends Admitted {
+  /** The balances a hold takes from (kept with the scopes: keptCaller). */
+  accounts: readonly AccountRef[];
   /** Un-counts the request from its windows (a refusal after admission); absent when nothing was counted. */
   release?: () => Promise<void>;
 }
@@ -141,12 +143,12 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
   try {
     resolution = resolve(snapshot, caller, spec.requested, spec.endpoint, spec.chat, reqTime);
     // resolve() priced it: the group's discount, the VIP level's on top, never below a reseller's floor.
-    const { scopes } = keptCaller(caller, resolution);
+    const { scopes, accounts } = keptCaller(caller, resolution);
     const admitted: AdmitResult = scopes.length ? await limiter.admit(scopes, caller.ip, reqTime) : { ok: true };
     if (!admitted.ok) {
       throw new GatewayError(429, 'rate_limit_exceeded', `Rate limit reached (${admitted.limit} of ${admitted.scope.split(':')[0]}). Please retry later.`, 'rate_limit_error', retryAfterSeconds(admitted.retryAfterMs));
     }
-    return { traceId, reqTime, started, caller, resolution, scopes, release: admitted.release };
+    return { traceId, reqTime, started, caller, resolution, scopes, accounts, release: admitted.release };
   } catch (err) {
     if (logged && err instanceof GatewayError) logRefusal(gw, { traceId, reqTime, started, caller, resolution }, logged, err);
     throw err;
@@ -159,9 +161,8 @@ export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: 
  * completion limit with it. Throws the OpenAI-shaped refusal, un-counting the request from its windows.
  */
 async function hold(gw: Gateway, admitted: AdmittedRequest, spec: Pick<CallSpec, 'chat' | 'estimate'> & RefusedSpec): Promise<Reservation> {
-  const { traceId, caller, resolution, release } = admitted;
+  const { traceId, caller, resolution, accounts, release } = admitted;
   const { ledger } = gw;
-  const { accounts } = keptCaller(caller, resolution);
   let reservation: Awaited<ReturnType<typeof ledger.reserve>>;
   try {
     const budget = spec.estimate(resolution);

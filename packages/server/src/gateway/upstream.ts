@@ -2,6 +2,7 @@
 // through the system config's HTTP proxy (docs/SPEC.md §3.15.2), with its timeout cap.
 import { Agent, ProxyAgent, type Dispatcher } from 'undici';
 import type { HttpSection } from '@fastgate/core/sys-config';
+import { boundedMemo } from '../memo';
 import type { UpstreamError, UpstreamRequest } from '../providers/types';
 import type { CallSignal } from './call-signal';
 import { dispatch, type UpstreamAnswer } from './upstream-call';
@@ -69,19 +70,10 @@ interface SendOptions {
  * once. A `URL` a call cost ~2 KB of garbage and ~1.5 µs (docs/BENCHMARKS.md, eleventh pass). Bounded,
  * as task polls put their upstream ids in the path.
  */
-const destinations = new Map<string, { origin: string; path: string }>();
-const MAX_DESTINATIONS = 1024;
-
-function destination(href: string): { origin: string; path: string } {
-  let d = destinations.get(href);
-  if (!d) {
-    const url = new URL(href);
-    d = { origin: url.origin, path: url.pathname + url.search };
-    if (destinations.size >= MAX_DESTINATIONS) destinations.clear();
-    destinations.set(href, d);
-  }
-  return d;
-}
+const destination = boundedMemo(1024, (href: string) => {
+  const url = new URL(href);
+  return { origin: url.origin, path: url.pathname + url.search };
+});
 
 /** Sends; a network failure or timeout becomes an UpstreamFailure with status 0 (retryable). */
 async function send(pool: Dispatcher, req: UpstreamRequest, opts: SendOptions): Promise<UpstreamReply> {

@@ -1,13 +1,26 @@
 import { defineConfig } from '@playwright/test';
 import { BASE_URL } from './env';
 
+/**
+ * Specs that change what every other spec sees: the admin's two-factor sign-in, the gateway paused, the admin
+ * session lifetime and this hostname's site identity, the call-log record settings. They run one at a time
+ * after the rest (`--no-deps` runs one of them alone).
+ */
+const SHARED_SETTINGS = /\/(security-2fa|sys-config-maintenance|site-sys-config|business-flow|logs)\.spec\.ts$/;
+
 // System Chromium from Debian (no test tool may download a browser); the real server with the built console.
 export default defineConfig({
   testDir: './tests',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Two workers, a spec file each (its tests share a world, in order): every other spec works on accounts,
+  // models and sites of its own, so files run side by side.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'console', testIgnore: SHARED_SETTINGS },
+    { name: 'shared-settings', testMatch: SHARED_SETTINGS, dependencies: ['console'], workers: 1 },
+  ],
   retries: 0,
   reporter: [['list']],
   use: {

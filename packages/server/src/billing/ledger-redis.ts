@@ -387,7 +387,7 @@ export class RedisLedgerStore implements LedgerStore {
       return entry;
     });
     if (recovered === '1') this.ctx.log.warn({ claim: id, entries: entries.length, applied: applied === '1' }, 'taking over a ledger batch whose writer stopped');
-    return { id, entries, applied: applied === '1', dedupe: applied === '1' };
+    return { id, entries, applied: applied === '1', dedupe: applied === '1', more: entries.length >= this.opts.maxBatch };
   }
 
   private moves(totals: Debit[]): [string[], number[]] {

@@ -51,6 +51,8 @@ export interface StoreBatch {
    * write only the entries whose call logs are not there yet.
    */
   dedupe: boolean;
+  /** The store held more than it handed out (a full claim of a shared journal): the drain takes again at once. */
+  more?: boolean;
 }
 
 /** Why a hold was refused: the account, and whether holds of other calls stand in the way (it may come free). */

@@ -43,6 +43,8 @@ export class Ledger {
   private recording = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** The drain queued behind the one running, until it starts. */
+  private nextDrain: { force: boolean; done: Promise<void> } | undefined;
   /** Failed writes in a row, and until when flushes wait after the last one. */
   private failures = 0;
   private pausedUntil = 0;
@@ -204,8 +206,18 @@ export class Ledger {
   private queueDrain(force: boolean): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.flushing = this.flushing.then(() => this.drain(force));
-    return this.flushing;
+    // A drain not started yet takes everything recorded until it starts: a flush asked for meanwhile joins
+    // it. Chained one after another, each settlement past maxBatch wrote a batch of its own of whatever had
+    // settled during the one before (test/ledger-batching.test.ts).
+    const next = this.nextDrain;
+    if (next && (next.force || !force)) return next.done;
+    const drain: { force: boolean; done: Promise<void> } = { force, done: this.flushing };
+    drain.done = this.flushing = this.flushing.then(() => {
+      if (this.nextDrain === drain) this.nextDrain = undefined;
+      return this.drain(force);
+    });
+    this.nextDrain = drain;
+    return drain.done;
   }
 
   private async drain(force: boolean): Promise<void> {
@@ -218,6 +230,10 @@ export class Ledger {
         const batch = await this.store.take();
         if (!batch) return;
         if (!(await this.write(batch))) return;
+        // What settled during the write waits for its own time (the timer its first entry set, or the
+        // threshold), as everything else does: taken at once, it went as a batch of the few calls that fit
+        // in one write. Not at shutdown, where this drain is the last.
+        if (!force && !batch.more) return;
       }
     } catch (err) {
       // The store is unreachable (Redis down): what it holds stays there for its next tick.

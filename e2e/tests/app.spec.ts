@@ -153,6 +153,8 @@ test('a user creates an app with its first key, then creates, copies, exports an
   // Disabling asks first (issue 15 part 5).
   await page.locator('.arco-popconfirm:visible').getByTestId('status-confirm-ok').click();
   await expect(status).toHaveAttribute('aria-checked', 'false');
+  // The switch shows the value asked for while the request runs; the toast says the server took it.
+  await seeToast(page, '已停用');
   const disabledId = (await status.getAttribute('data-testid'))!.replace('status-switch-', '');
   expect((await apiGet<{ status: number }>(page, `/key/detail?id=${disabledId}&type=1`)).status).toBe(2);
 

@@ -35,8 +35,10 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
   it('auto-disables a key after a 401, stores the reason and moves on', async () => {
     w.mock.faults.add({ key: PROVIDER_KEYS[0]!, status: 401, error: 'Incorrect API key provided: sk-mock***' });
     for (let i = 0; i < 3; i++) expect((await ask(w)).choices).toHaveLength(1);
-    await settled(w);
-    const keys = await w.server.app.ctx.db.selectFrom('provider_keys').selectAll().orderBy('created_at').execute();
+    // The key leaves rotation at once; its row is written after the call answered (a loaded database takes a while).
+    const stored = () => w.server.app.ctx.db.selectFrom('provider_keys').selectAll().orderBy('created_at').execute();
+    await expect.poll(async () => (await stored()).filter((k) => k.status === 2).length, { timeout: 5000 }).toBe(1);
+    const keys = await stored();
     const dead = keys.find((k) => k.status === 2)!;
     expect(dead).toBeTruthy();
     expect(dead.is_auto_disabled).toBe(1);

@@ -270,6 +270,8 @@ describe.skipIf(!REDIS_URL)('breakers shared by two instances (Redis mode, Postg
   const prefix = `fgtest:brmi:${randomBytes(6).toString('hex')}:`;
   const env = { REDIS_URL: REDIS_URL!, REDIS_PREFIX: prefix, MASTER_KEY: randomBytes(32).toString('hex') };
   const sent = (key: string) => w.mock.requests.filter((r) => r.key === key).length;
+  // Two seconds: the second instance's checks while A is open must fit in it on a loaded machine.
+  const SHARED_BREAKER = { ...BREAKER, breaker_cooldown: 2 };
 
   beforeAll(async () => {
     w = await world('postgres', { agentKeys: [A, B], env });
@@ -277,8 +279,8 @@ describe.skipIf(!REDIS_URL)('breakers shared by two instances (Redis mode, Postg
     // The second instance: the same database, Redis and master key.
     second = await startServer('sqlite', { ...env, DATABASE_URL: w.server.app.ctx.config.databaseUrl! });
     secondSdk = new OpenAI({ apiKey: w.key, baseURL: `${second.url}/v1`, maxRetries: 0 });
-    expect((await w.admin.post('/api/v1/sys/config/update', { action: 'base', base: BREAKER })).body.code).toBe(0);
-    await until('the second instance to have the breaker settings', async () => second.app.gateway.snapshot.sys.base.breaker_min_calls === BREAKER.breaker_min_calls);
+    expect((await w.admin.post('/api/v1/sys/config/update', { action: 'base', base: SHARED_BREAKER })).body.code).toBe(0);
+    await until('the second instance to have the breaker settings', async () => second.app.gateway.snapshot.sys.base.breaker_cooldown === SHARED_BREAKER.breaker_cooldown);
   });
   afterAll(async () => {
     await second?.close();
@@ -295,11 +297,12 @@ describe.skipIf(!REDIS_URL)('breakers shared by two instances (Redis mode, Postg
 
   it('opens on one instance and keeps the key out on the other; one probe in all; cool-downs shared', async () => {
     await resetUpstreams(w);
+    // Signed in before the breaker opens: what follows must fit in its cool-down.
+    const secondAdmin = await admin(second);
     w.mock.faults.add({ key: A, status: 500, error: 'exploded' });
     for (let i = 0; i < 12 && w.server.app.gateway.breakers.store.view(`key:${keyId[A]}`)?.state !== 'open'; i++) expect((await ask(w.openai, `mi open ${i}`)).status).toBe(200);
     expect(sent(A)).toBe(4);
     // The other instance reads the shared state: its console shows it, its picks skip A.
-    const secondAdmin = await admin(second);
     expect((await breakers(secondAdmin, [keyId[A]!]))[0]).toMatchObject({ state: 'open', failures: 4 });
     await until('the second instance to see A open', async () => second.app.gateway.breakers.store.view(`key:${keyId[A]}`)?.state === 'open');
     for (let i = 0; i < 4; i++) expect((await ask(secondSdk, `mi skip ${i}`)).status).toBe(200);
@@ -308,7 +311,7 @@ describe.skipIf(!REDIS_URL)('breakers shared by two instances (Redis mode, Postg
     // Healed and slow: after the cool-down, calls on both instances at once send A one probe in all.
     w.mock.faults.clear();
     w.mock.faults.add({ key: A, delay: 1000 });
-    await sleep(1100);
+    await sleep(SHARED_BREAKER.breaker_cooldown * 1000 + 100);
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => ask(i % 2 ? secondSdk : w.openai, `mi probe ${i}`)));
     expect(answers.map((x) => x.status)).toEqual(answers.map(() => 200));
     expect(sent(A)).toBe(5);

@@ -4,7 +4,7 @@
 // every settlement past the threshold asked for one, and each ran after the last, writing the handful of
 // calls that had settled meanwhile (two thirds of the batches at 64 calls in flight held under 50 rows),
 // each a transaction, a commit and a round trip to the SQLite writer thread of its own.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Ledger } from '../src/billing/ledger';
 import { memoryLedgerStore } from '../src/billing/ledger-memory';
 import type { LedgerStoreFactory } from '../src/billing/ledger-types';
@@ -40,12 +40,8 @@ describe('when the ledger writes its batches (SQLite)', () => {
     };
     // No writer thread: the batches run on the main connection, where beforeCommit holds them open.
     const ledger = new Ledger(ctx, gateway.snapshot, counting, { flushMs: 60_000, maxBatch: 4 });
-    const user = 1;
-    const entry = () => ledger.log([callLog({ user_id: user, req_time: Date.now() })]);
-    const until = async (what: () => boolean) => {
-      for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 5));
-      expect(what()).toBe(true);
-    };
+    const entry = () => ledger.log([callLog({ user_id: 1, req_time: Date.now() })]);
+    const until = (what: () => boolean) => vi.waitFor(() => expect(what()).toBe(true), { timeout: 1000, interval: 5 });
     const tick = () => new Promise((r) => setImmediate(r));
 
     // The threshold: the first batch goes at once, and is held open.

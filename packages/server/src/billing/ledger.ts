@@ -211,13 +211,13 @@ export class Ledger {
     // settled during the one before (test/ledger-batching.test.ts).
     const next = this.nextDrain;
     if (next && (next.force || !force)) return next.done;
-    const drain: { force: boolean; done: Promise<void> } = { force, done: this.flushing };
-    drain.done = this.flushing = this.flushing.then(() => {
-      if (this.nextDrain === drain) this.nextDrain = undefined;
+    const done: Promise<void> = this.flushing.then(() => {
+      if (this.nextDrain?.done === done) this.nextDrain = undefined;
       return this.drain(force);
     });
-    this.nextDrain = drain;
-    return drain.done;
+    this.flushing = done;
+    this.nextDrain = { force, done };
+    return done;
   }
 
   private async drain(force: boolean): Promise<void> {

@@ -11,7 +11,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../db/schema';
 import { immediateTransactions } from '../db/sqlite-connection';
 import { boundedMemo } from '../memo';
-import { countCallLogs, type CountRun } from '../stats/count';
+import { countCallLogs, statRowsStatement, type CountRun, type StatRowReader } from '../stats/count';
 import { runInZone } from '../zone';
 
 export interface WriterData {
@@ -42,6 +42,20 @@ const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immedia
 
 // A batch is 100-row inserts of a few sizes and one update per kind of account: a handful of distinct texts.
 const prepare = boundedMemo(200, (sql: string) => file.prepare(sql));
+/**
+ * The statistics job's rows as arrays from one prepared statement (stats/count.ts `statRowsStatement`),
+ * prepared at its first run (a file without call_logs yet never runs one).
+ */
+let statRows: { statement: SQLite.Statement; read: ReturnType<typeof statRowsStatement> } | undefined;
+const readStatRows: StatRowReader = (at, cutoff, limit) => {
+  if (!statRows) {
+    const read = statRowsStatement(db);
+    statRows = { statement: file.prepare(read.sql).raw(true), read };
+  }
+  const { statement, read } = statRows;
+  return read.rows(statement.all(...read.parameters(at, cutoff, limit)) as unknown[][]);
+};
+
 const begin = file.prepare('BEGIN IMMEDIATE');
 const commit = file.prepare('COMMIT');
 const rollback = file.prepare('ROLLBACK');
@@ -84,7 +98,7 @@ const failure = (err: unknown): WriterFailure => {
 
 port.on('message', (msg: WriterMessage) => {
   if ('statistics' in msg) {
-    countCallLogs(db, msg.statistics).then(
+    countCallLogs(db, msg.statistics, readStatRows).then(
       (result) => port.postMessage({ id: msg.id, result }),
       (err: unknown) => port.postMessage({ id: msg.id, error: failure(err) }),
     );

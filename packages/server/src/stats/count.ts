@@ -68,11 +68,58 @@ export async function hasNewCallLogs(db: DB, cutoff: number): Promise<boolean> {
     ensured.add(db);
   }
   const at = await db.selectFrom('stat_cursors').select(['created_at', 'last_id']).where('name', '=', CURSOR).executeTakeFirstOrThrow();
-  return (await after(db, at, cutoff, 1, ['id'])).length > 0;
+  return (await after(db, at, cutoff, 1, ['id']).execute()).length > 0;
 }
 
-/** Reads every call log after the cursor up to `run.cutoff` into the statistics tables, chunk by chunk (the cursor row made by hasNewCallLogs). */
-export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
+/** A place in call_logs' (created_at, id) order: the cursor's. */
+export interface Position {
+  created_at: number;
+  last_id: string;
+}
+
+/** Up to `limit` call logs after `at`, stamped at or before `cutoff`, in (created_at, id) order. */
+export type StatRowReader = (at: Position, cutoff: number, limit: number) => Promise<StatSourceRow[]> | StatSourceRow[];
+
+/** The reader every connection has: the query through kysely. */
+const kyselyReader =
+  (db: DB): StatRowReader =>
+  (at, cutoff, limit) =>
+    after(db, at, cutoff, limit, STAT_SOURCE_COLUMNS).execute() as Promise<StatSourceRow[]>;
+
+/** Marker values the statement is compiled with once, to find where each of a read's values binds. */
+const MARKS = { cutoff: -1, created_at: -2, last_id: '\u0001last_id', limit: -3 } as const;
+
+/**
+ * The statistics' read as one SQL text, the parameters of a read, and its rows from the arrays a driver
+ * that keeps it prepared returns (the SQLite writer thread, in raw mode: building an object per row in
+ * better-sqlite3 and compiling the query per piece in kysely took about half of the job's time;
+ * docs/BENCHMARKS.md).
+ */
+export function statRowsStatement(db: DB): { sql: string; parameters: (at: Position, cutoff: number, limit: number) => unknown[]; rows: (arrays: readonly unknown[][]) => StatSourceRow[] } {
+  const compiled = after(db, { created_at: MARKS.created_at, last_id: MARKS.last_id }, MARKS.cutoff, MARKS.limit, STAT_SOURCE_COLUMNS).compile();
+  const roles = compiled.parameters.map((p) => {
+    const role = (Object.keys(MARKS) as (keyof typeof MARKS)[]).find((k) => MARKS[k] === p);
+    if (!role) throw new Error(`the statistics read binds a value of its own: ${String(p)}`);
+    return role;
+  });
+  return {
+    sql: compiled.sql,
+    parameters: (at, cutoff, limit) => roles.map((r) => (r === 'cutoff' ? cutoff : r === 'limit' ? limit : at[r])),
+    // Selected in STAT_SOURCE_COLUMNS' order.
+    rows: (arrays) =>
+      arrays.map((values) => {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < STAT_SOURCE_COLUMNS.length; i++) row[STAT_SOURCE_COLUMNS[i]!] = values[i];
+        return row as unknown as StatSourceRow;
+      }),
+  };
+}
+
+/**
+ * Reads every call log after the cursor up to `run.cutoff` into the statistics tables, chunk by chunk (the
+ * cursor row made by hasNewCallLogs). `readRows` reads the rows on the same connection (default: through kysely).
+ */
+export async function countCallLogs(db: DB, run: CountRun, readRows: StatRowReader = kyselyReader(db)): Promise<Counted> {
   const result: Counted = { rows: 0, chunks: 0, locked: false, lost: false };
   const { cutoff, limit, lockMs } = run;
   // PostgreSQL answers off the event loop: a chunk is one read.
@@ -95,7 +142,7 @@ export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
       let caughtUp = false;
       for (;;) {
         const want = Math.min(piece, limit - read);
-        const rows = (await after(db, next, cutoff, want, STAT_SOURCE_COLUMNS)) as StatSourceRow[];
+        const rows = await readRows(next, cutoff, want);
         caughtUp = rows.length < want;
         if (!rows.length) break;
         aggregate(rows, run.timeZone, deltas);
@@ -140,7 +187,7 @@ export async function countCallLogs(db: DB, run: CountRun): Promise<Counted> {
 const keysOf = (d: Deltas): number => d.users.size + d.userModels.size + d.models.size + d.apps.size + d.appKeys.size + d.modelUsers.size;
 
 /** Call logs after the cursor (keyset on the (created_at, id) index) stamped at or before `cutoff`, in order. */
-function after<C extends keyof CallLogsTable & string>(db: DB, at: { created_at: number; last_id: string }, cutoff: number, limit: number, columns: readonly C[]) {
+function after<C extends keyof CallLogsTable & string>(db: DB, at: Position, cutoff: number, limit: number, columns: readonly C[]) {
   return db
     .selectFrom('call_logs')
     .select(columns)
@@ -149,6 +196,5 @@ function after<C extends keyof CallLogsTable & string>(db: DB, at: { created_at:
     .where((eb) => eb.or([eb('created_at', '>', at.created_at), eb('id', '>', at.last_id)]))
     .orderBy('created_at')
     .orderBy('id')
-    .limit(limit)
-    .execute();
+    .limit(limit);
 }

@@ -2,12 +2,12 @@
 // statement fails), and a lone UTF-16 surrogate has no UTF-8 form at all. Console input with either
 // is refused (http/validate.ts); records of what clients and upstreams sent (call logs, tasks) keep
 // the rest of the text with U+FFFD in their place, so one hostile request cannot fail a batch write.
-const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
-export const isStorable = (text: string): boolean => !UNSTORABLE.test(text);
+/** Native scans, not a pattern: a one-byte string has no surrogates to look at (~20 ns a string, the lookbehind pattern ~130). */
+export const isStorable = (text: string): boolean => !text.includes('\0') && text.isWellFormed();
 
-export const storable = (text: string): string => (isStorable(text) ? text : text.replace(UNSTORABLE_ALL, '\uFFFD'));
+/** toWellFormed() puts U+FFFD in place of each lone surrogate; NUL gets the same. */
+export const storable = (text: string): string => (isStorable(text) ? text : text.toWellFormed().replaceAll('\0', '\uFFFD'));
 
 /** `row` with every string value made storable: `row` itself when all are (every call log passes here), else a copy. */
 export function storableRow<T extends object>(row: T): T {

@@ -55,10 +55,11 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
     w.mock.faults.add({ key: PROVIDER_KEYS[1]!, status: 401, error: 'Incorrect API key provided', times: 1 });
     // Both keys die; the client is not told 401 (its own key is fine) but that nothing is available.
     await expect(ask(w)).rejects.toMatchObject({ status: 503 });
+    // The rows are written after the call answered (a loaded database takes a while).
+    const db = w.server.app.ctx.db;
+    await expect.poll(async () => (await db.selectFrom('provider_keys').select(['status', 'is_auto_disabled']).execute()).every((k) => k.status === 2 && k.is_auto_disabled === 1), { timeout: 5000 }).toBe(true);
+    await expect.poll(async () => (await db.selectFrom('model_agents').select('auto_disabled_reason').executeTakeFirstOrThrow()).auto_disabled_reason, { timeout: 5000 }).toBe('no available model agent key');
     await settled(w);
-    const dead = await w.server.app.ctx.db.selectFrom('provider_keys').select(['status', 'is_auto_disabled']).execute();
-    expect(dead.every((k) => k.status === 2 && k.is_auto_disabled === 1)).toBe(true);
-    expect((await w.server.app.ctx.db.selectFrom('model_agents').select('auto_disabled_reason').executeTakeFirstOrThrow()).auto_disabled_reason).toBe('no available model agent key');
     // A rule for another reason leaves them; a matching one brings keys and agent back.
     expect(await w.server.app.gateway.health.enable({ cron: '* * * * *', enable_time: 0, error: 'quota' })).toBe(0);
     expect(await w.server.app.gateway.health.enable({ cron: '* * * * *', enable_time: 0, error: 'Incorrect API key' })).toBe(2);
@@ -137,9 +138,13 @@ describe.each(dialects)('gateway retries, disabling and fallback on %s', (dialec
       }
     }
     expect(got.length).toBeGreaterThan(0);
-    await new Promise((r) => setTimeout(r, 300));
-    await w.flush();
-    const log = await w.server.app.ctx.db.selectFrom('call_logs').selectAll().where('prompt', 'like', '%abort me%').executeTakeFirstOrThrow();
+    // The server learns of the abort when the socket closes, then settles and queues the row: wait for it.
+    const aborted = async () => {
+      await w.flush();
+      return w.server.app.ctx.db.selectFrom('call_logs').selectAll().where('prompt', 'like', '%abort me%').executeTakeFirst();
+    };
+    await expect.poll(aborted, { timeout: 5000 }).toBeTruthy();
+    const log = (await aborted())!;
     expect(log.status).toBe(2);
     expect(log.completion_tokens).toBeGreaterThan(0);
     expect(log.completion.length).toBeLessThan('Hello from mock gpt-test! You said: abort me please now'.length);

@@ -389,9 +389,11 @@ describe('graceful shutdown', () => {
       const stream = await readStream(res, () => void shutdown('SIGTERM'));
       const endAt = Date.now();
       expect(stream.done).toBe(true);
-      for (let i = 0; !exit.length && i < 100; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; !exit.length && i < 250; i++) await new Promise((r) => setTimeout(r, 20));
       expect(exit[0]).toBe(0);
-      expect(exit[1]! - endAt).toBeLessThan(1500);
+      // Far under the idle keep-alive connections' timeout (Fastify's 72 s), with room for a loaded machine's
+      // close (the ledger's last batch, the writer thread): one clean-clone CI run took 1.54 s.
+      expect(exit[1]! - endAt).toBeLessThan(5000);
       expect(w.server.app.ops.draining).toBe(true);
       expect(w.server.logs.join('')).toContain('shut down cleanly');
     } finally {

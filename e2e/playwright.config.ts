@@ -1,5 +1,14 @@
+import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { BASE_URL } from './env';
+
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell, the same Blink and V8 without the
+ * browser's UI, what Playwright itself runs headless): the suite took about a third less CPU in it than in
+ * the full browser on 2 cores. The full browser when only it is installed.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const CHROMIUM = process.env.CHROMIUM_PATH || (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 /**
  * Specs that change what every other spec sees: the admin's two-factor sign-in, the gateway paused, the admin
@@ -8,7 +17,7 @@ import { BASE_URL } from './env';
  */
 const SHARED_SETTINGS = /\/(security-2fa|sys-config-maintenance|site-sys-config|business-flow|logs)\.spec\.ts$/;
 
-// System Chromium from Debian (no test tool may download a browser); the real server with the built console.
+// Chromium from Debian (no test tool may download a browser); the real server with the built console.
 export default defineConfig({
   testDir: './tests',
   timeout: 60_000,
@@ -29,7 +38,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },

@@ -26,6 +26,37 @@ export async function mailedCode(to: string, previous = 0): Promise<string> {
   return code!;
 }
 
+/**
+ * Opens a screen from the side menu and waits for it to render. The router renders in a transition: the
+ * address bar changes first, and until the new page is drawn the old one's buttons (the same
+ * `resource-create`) still answer a click.
+ */
+export async function openFromMenu(page: Page, name: `${string}.list`) {
+  await page.getByTestId(`menu-${name}`).click();
+  await expect(page.locator(`[data-screen="${name}"]`)).toBeVisible();
+}
+
+/** Holds the page's requests to `url` until release(); held() counts those that arrived. */
+export async function holdRequests(page: Page, url: string): Promise<{ held: () => number; release: () => Promise<void> }> {
+  const passing: Promise<void>[] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  await page.route(url, (route) => {
+    const passed = gate.then(() => route.continue());
+    passing.push(passed);
+    return passed;
+  });
+  return {
+    held: () => passing.length,
+    // The held requests go on before the route is taken away (it would answer them otherwise).
+    release: async () => {
+      open();
+      await Promise.all(passing);
+      await page.unroute(url);
+    },
+  };
+}
+
 /** A full-page screenshot, or with `fullPage: false` what the viewport shows (where a scroll left the page). */
 export async function shot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
   await page.screenshot({ path: `test-results/shots/${name}.png`, fullPage });

@@ -3,7 +3,7 @@
 // limit; a user then sees that group under 我的分组, and a reseller is kept out of the agent screens.
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { BASE_URL, E2E_ADMIN_PASSWORD } from '../env';
-import { api, createReseller, createUser, loginAsAdmin, seeToast, shot, useSession } from '../helpers';
+import { api, createReseller, createUser, loginAsAdmin, openFromMenu, seeToast, shot, useSession } from '../helpers';
 
 interface Envelope<T> {
   code: number;
@@ -63,7 +63,7 @@ test('admin: agent with two keys, masked key list with copy, public group at 80 
   await loginAsAdmin(page);
 
   // Agent: two keys, one per line, bound to the model.
-  await page.getByTestId('menu-agent.list').click();
+  await openFromMenu(page, 'agent.list');
   await expect(page).toHaveURL(/\/agent\/list$/);
   await page.getByTestId('resource-create').click();
   await expect(page).toHaveURL(/\/agent\/create$/);

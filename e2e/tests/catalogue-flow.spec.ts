@@ -4,7 +4,7 @@
 // under 我的模型 and the group under 我的分组, creates an app and an app key, and copies the key.
 import { expect, test, type Page } from '@playwright/test';
 import { BASE_URL } from '../env';
-import { loginAsAdmin, mailedCode, seeToast, shot, uniqueEmail } from '../helpers';
+import { loginAsAdmin, mailedCode, openFromMenu, seeToast, shot, uniqueEmail } from '../helpers';
 import { showColumns } from '../list-ui';
 
 /** The table row showing this exact text. */
@@ -32,7 +32,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await loginAsAdmin(page);
 
   // 公司管理: a public corp speaking the OpenAI protocol.
-  await page.getByTestId('menu-corp.list').click();
+  await openFromMenu(page, 'corp.list');
   await expect(page).toHaveURL(/\/corp\/list$/);
   await page.getByTestId('resource-create').click();
   await page.getByTestId('corp-name').fill(corpName);
@@ -45,7 +45,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await expect(row(page, corpName)).toBeVisible();
 
   // 模型管理: a text model priced by ratio ($ / 1M tokens in, ratio = price × 0.5 stored).
-  await page.getByTestId('menu-model.list').click();
+  await openFromMenu(page, 'model.list');
   await expect(page).toHaveURL(/\/model\/list$/);
   await page.getByTestId('resource-create').click();
   await pick(page, 'model-corp', corpName);
@@ -61,7 +61,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await expect(row(page, modelName)).toContainText('$2 / 1M tokens');
 
   // 模型代理: an agent for the model with two upstream keys, one per line.
-  await page.getByTestId('menu-agent.list').click();
+  await openFromMenu(page, 'agent.list');
   await expect(page).toHaveURL(/\/agent\/list$/);
   await page.getByTestId('resource-create').click();
   await pick(page, 'agent-corp', corpName);
@@ -75,7 +75,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await expect(row(page, agentName).locator('[data-testid^=agent-keys-]')).toHaveText('2');
 
   // 分组管理: a public group selling the model at 80 %.
-  await page.getByTestId('menu-group.list').click();
+  await openFromMenu(page, 'group.list');
   await expect(page).toHaveURL(/\/group\/list$/);
   await page.getByTestId('resource-create').click();
   await page.getByTestId('group-name').fill(groupName);
@@ -114,7 +114,7 @@ test('catalogue: admin sets up corp, model, agent and group; a user sees them an
   await expect(row(user, groupName).locator('[data-testid^=my-group-discount-]')).toHaveText('80%');
 
   // 应用管理: an app limited to the model and bound to the group (no key yet).
-  await user.getByTestId('menu-app.list').click();
+  await openFromMenu(user, 'app.list');
   await expect(user).toHaveURL(/\/app\/list$/);
   await user.getByTestId('resource-create').click();
   await user.getByTestId('app-name').fill(appName);

@@ -3,7 +3,7 @@
 // switches agents by batch and toggles its status; a user then sees the public model with its $ prices.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
-import { createUser, loginAsAdmin, seeToast, shot, useSession } from '../helpers';
+import { createUser, loginAsAdmin, openFromMenu, seeToast, shot, useSession } from '../helpers';
 import { showColumns } from '../list-ui';
 
 interface Envelope<T> {
@@ -57,7 +57,7 @@ test('admin creates a model priced in $ / 1M tokens, edits, filters and toggles 
   await api.post('/corp/create', { name: corpName, code: 'OpenAI', is_public: true });
 
   await loginAsAdmin(page);
-  await page.getByTestId('menu-model.list').click();
+  await openFromMenu(page, 'model.list');
   await expect(page).toHaveURL(/\/model\/list$/);
   await page.getByTestId('resource-create').click();
   await expect(page).toHaveURL(/\/model\/create$/);

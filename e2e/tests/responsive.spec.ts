@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ANY_ROLE } from '../../packages/core/src/constants';
 import { screenRoutes, type ScreenRoute } from '../../packages/core/src/routes';
-import { createReseller, shot } from '../helpers';
+import { createReseller, holdRequests, shot } from '../helpers';
 import { createWorld, ok, type World } from '../world';
 
 const VIEWPORTS = { phone: { width: 390, height: 844 }, tablet: { width: 768, height: 1024 } } as const;
@@ -218,6 +218,27 @@ test.describe('phone', () => {
     await page.reload();
     await page.getByTestId('menu-button').click();
     await expect(drawer).toContainText('Models');
+  });
+
+  test('the menu opened again while the picked page still loads stays open when it arrives', async ({ page }) => {
+    await signIn(page, 'zh-CN');
+    // Hold the console's next chunks (the picked page's), so its navigation is still under way.
+    const chunks = await holdRequests(page, '**/assets/*.js');
+    const drawer = page.getByTestId('menu-drawer');
+    await page.getByTestId('menu-button').click();
+    await drawer.getByTestId('menu-corp.list').click();
+    await expect(drawer).toBeHidden();
+    await expect.poll(chunks.held).toBeGreaterThan(0);
+    await page.getByTestId('menu-button').click();
+    await expect(drawer).toBeVisible();
+    await chunks.release();
+    await expect(page).toHaveURL(/\/corp\/list$/);
+    await expect(page.getByTestId('resource-create')).toBeVisible();
+    await expect(drawer).toBeVisible();
+    // Somewhere else from the drawer: it closes.
+    await drawer.getByTestId('menu-group.list').click();
+    await expect(page).toHaveURL(/\/group\/list$/);
+    await expect(drawer).toBeHidden();
   });
 
   test('search forms fold all but two fields behind "more filters"', async ({ page }) => {

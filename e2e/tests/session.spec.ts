@@ -2,7 +2,7 @@
 // its OK button logs out, then reloads (user) or goes to the role's login screen (admin, reseller).
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN_PASSWORD } from '../env';
-import { createReseller, createUser, loginAsAdmin, seeToast, shot, useSession } from '../helpers';
+import { createReseller, createUser, holdRequests, loginAsAdmin, seeToast, shot, useSession } from '../helpers';
 
 /** Logs the page's token out through the API, from outside the browser. */
 async function logoutElsewhere(page: Page, request: import('@playwright/test').APIRequestContext) {
@@ -49,22 +49,14 @@ test('several failing calls at once open a single session-timeout modal', async 
   await expect(page.getByTestId('basic-form')).toBeVisible();
   await logoutElsewhere(page, request);
   // Hold the calls until two are in flight, then let both fail together.
-  let held = 0;
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/v1/user/**', async (route) => {
-    held += 1;
-    await gate;
-    await route.continue();
-  });
+  const calls = await holdRequests(page, '**/api/v1/user/**');
   await page.getByTestId('basic-save').click();
   await page.getByTestId('center-tab-certification').click();
-  await expect.poll(() => held).toBe(2);
-  release();
+  await expect.poll(calls.held).toBe(2);
+  await calls.release();
   await expect(page.getByTestId('session-timeout-ok')).toBeVisible();
   await expect(page.getByTestId('session-timeout-ok')).toHaveCount(1);
   await expect(page.locator('.arco-modal').filter({ hasText: '会话超时' })).toHaveCount(1);
-  await page.unroute('**/api/v1/user/**');
 });
 
 test('a session ended elsewhere is noticed on navigation (reload) and goes to login without a modal', async ({ page, request }) => {
@@ -81,6 +73,9 @@ test('a session ended elsewhere is noticed on navigation (reload) and goes to lo
 test('an admin logged out elsewhere: OK on the modal goes to /admin', async ({ page, request }) => {
   await loginAsAdmin(page);
   await page.goto('/user/center');
+  // The guard reads the user on navigation; a session ended before that read goes to login without the modal
+  // (the test above), so the page must have loaded first.
+  await expect(page.getByTestId('basic-form')).toBeVisible();
   await logoutElsewhere(page, request);
   await page.getByTestId('basic-save').click();
   await expect(page.getByTestId('session-timeout-ok')).toBeVisible();

@@ -4,9 +4,21 @@ import { findRoute, type PublicRouteName, type RouteName } from '@fastgate/core/
 
 type Navigate = (to: string, options?: { replace?: boolean }) => void;
 let navigator: Navigate | null = null;
+let heading: (() => string) | null = null;
 
-export function setNavigator(fn: Navigate): void {
+/** `to`: where the router is going (see headingTo). */
+export function setNavigator(fn: Navigate, to: () => string): void {
   navigator = fn;
+  heading = to;
+}
+
+/**
+ * Where the user is going (path and query): the navigation under way, its page's chunk still loading, else
+ * the router's current page, which a busy device may not have rendered yet (the router renders in a
+ * transition). What the last render's location says can be a page behind.
+ */
+export function headingTo(): string {
+  return heading ? heading() : addressBar();
 }
 
 export function navigateTo(to: string, options?: { replace?: boolean }): void {
@@ -32,7 +44,12 @@ export function loginPath(role: Role | undefined): string {
  * just submitted.
  */
 export function openedFrom(): { from: string } {
-  return { from: window.location.pathname + window.location.search };
+  return { from: addressBar() };
+}
+
+/** The page in the address bar: path and query. */
+function addressBar(): string {
+  return window.location.pathname + window.location.search;
 }
 
 /** Where a screen opened with `openedFrom` goes back to: that page (one of ours), else `fallback`. */

@@ -17,7 +17,14 @@ function startShell() {
   // Before the router: creating it runs the first screen's guards, which already send requests.
   registerSessionHooks({ logout, reloadUser: () => loadUserInfo(true), askStepUp });
   const router = createRouter();
-  setNavigator((to, options) => void router.navigate(to, options));
+  setNavigator(
+    (to, options) => void router.navigate(to, options),
+    () => {
+      const { navigation, location } = router.state;
+      const at = navigation.location ?? location;
+      return at.pathname + at.search;
+    },
+  );
   return router;
 }
 

@@ -7,6 +7,7 @@ import { IconMenu, IconMenuFold, IconMenuUnfold, IconSettings } from '@arco-desi
 import { Outlet, useLocation } from 'react-router';
 import { appRoutes } from '@fastgate/core/routes';
 import { NAVBAR_HEIGHT } from '../../lib/layout';
+import { headingTo } from '../../lib/navigation';
 import { useIsPhone } from '../../hooks/breakpoint';
 import { useGlobalLocale } from '../../locale';
 import { useSettingsStore } from '../../stores/settings';
@@ -25,7 +26,10 @@ export default function Layout() {
   const settings = useSettingsStore();
   const { navbar, menu, topMenu, footer, tabBar, menuWidth, menuCollapse, update } = settings;
   const [drawer, setDrawer] = useState(false);
-  const [menuDrawer, setMenuDrawer] = useState(false);
+  // Where the menu drawer was opened (headingTo), null while it is closed.
+  const [menuDrawerAt, setMenuDrawerAt] = useState<string | null>(null);
+  const openMenu = () => setMenuDrawerAt(headingTo());
+  const closeMenu = () => setMenuDrawerAt(null);
   const phone = useIsPhone();
   const { tk, g } = useGlobalLocale();
   const route = useCurrentRoute();
@@ -42,8 +46,12 @@ export default function Layout() {
     });
   }, [route, location.pathname, location.search, openTab]);
 
-  // The menu drawer closes once the user went somewhere (and when the window grows out of the phone layout).
-  useEffect(() => setMenuDrawer(false), [location.pathname, location.search, phone]);
+  // The menu drawer closes once the user went somewhere else than where it was opened: opened while a page
+  // was still loading, it stays open when that page arrives.
+  const here = location.pathname + location.search;
+  useEffect(() => setMenuDrawerAt((at) => (at === here ? at : null)), [here]);
+  // And when the window grows out of the phone layout.
+  useEffect(() => setMenuDrawerAt(null), [phone]);
 
   const showSider = menu && !topMenu && !phone;
   const phoneMenu = menu && phone;
@@ -55,7 +63,7 @@ export default function Layout() {
 
   return (
     <ArcoLayout className={styles.layout}>
-      {navbar && <Navbar onOpenSettings={() => setDrawer(true)} onOpenMenu={phoneMenu ? () => setMenuDrawer(true) : undefined} />}
+      {navbar && <Navbar onOpenSettings={() => setDrawer(true)} onOpenMenu={phoneMenu ? openMenu : undefined} />}
       {!navbar && (
         // docs/SPEC.md §2.5: the fixed settings button appears only when the navbar is hidden.
         <Button
@@ -73,7 +81,7 @@ export default function Layout() {
           type="primary"
           icon={<IconMenu />}
           aria-label={g('navbar.menu')}
-          onClick={() => setMenuDrawer(true)}
+          onClick={openMenu}
           data-testid="menu-button"
         />
       )}
@@ -118,7 +126,8 @@ export default function Layout() {
                 ))}
               </Breadcrumb>
             )}
-            <ArcoLayout.Content>
+            {/* The screen drawn (tests wait for it: the address bar changes before the page does). */}
+            <ArcoLayout.Content data-screen={route?.name}>
               <Outlet />
             </ArcoLayout.Content>
           </div>
@@ -133,11 +142,11 @@ export default function Layout() {
           title={null}
           footer={null}
           closable={false}
-          visible={menuDrawer}
-          onCancel={() => setMenuDrawer(false)}
+          visible={menuDrawerAt !== null}
+          onCancel={closeMenu}
           data-testid="menu-drawer"
         >
-          <MenuTree mode="vertical" onPick={() => setMenuDrawer(false)} />
+          <MenuTree mode="vertical" onPick={closeMenu} />
         </Drawer>
       )}
       <SettingsDrawer visible={drawer} onClose={() => setDrawer(false)} />

@@ -8,6 +8,7 @@
 //   node bench/bare-proxy.mjs <port> <upstream base URL, e.g. http://127.0.0.1:8300>
 import http from 'node:http';
 import { createRequire } from 'node:module';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 // Resolved from the server package: the very undici (and version) the gateway's upstream calls run on.
 /** @type {typeof import('undici')} */
@@ -36,7 +37,18 @@ function endToEnd(headers) {
   return out;
 }
 
+// The reference for the product's event-loop delay under the same steady load: what prom-client gives the
+// product's /metrics (a 10 ms timer's intervals, reset at each read), read on this path and not forwarded.
+const ELD_PATH = '/__bare/eventloop-p99';
+const eld = monitorEventLoopDelay({ resolution: 10 });
+eld.enable();
+
 const server = http.createServer((req, res) => {
+  if (req.url === ELD_PATH) {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ p99Seconds: eld.percentile(99) / 1e9 }));
+    eld.reset();
+    return;
+  }
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   pool.stream(
     { path: req.url ?? '/', method: /** @type {import('undici').Dispatcher.HttpMethod} */ (req.method ?? 'GET'), headers: endToEnd(req.headers), body: hasBody ? req : null },

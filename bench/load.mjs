@@ -25,6 +25,20 @@ export function procStats(/** @type {number} */ pid) {
 }
 
 /**
+ * Waits until process `pid` uses under 5 % of a core over half a second (what it does after a load, such as
+ * the product's statistics job catching up, is done), at most `maxMs`; the share it used last.
+ */
+export async function settle(/** @type {number} */ pid, maxMs = 30_000) {
+  const until = Date.now() + maxMs;
+  for (;;) {
+    const before = procStats(pid).cpuSec;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const share = (procStats(pid).cpuSec - before) / 0.5;
+    if (!(share >= 0.05) || Date.now() >= until) return share;
+  }
+}
+
+/**
  * CPU seconds used so far by every running process named `comm` (e.g. "postgres", "redis-server"), the
  * data stores the instances share; with `title`, only those whose command line contains it (a PostgreSQL
  * backend's names its database). Backends that already exited are not counted.
@@ -295,6 +309,17 @@ export function eventLoopDelayP99(windows) {
   const v = Math.max(...windows.map(([, after]) => after.find((s) => s.name === name)?.value ?? NaN));
   const worst = windows.length > 1 ? `, worst of ${windows.length} windows` : '';
   return { p99: Math.max(0, v * 1000 - 10), source: `prom-client's ${name} minus its 10 ms timer (reset at each scrape, so it covers the load${worst})` };
+}
+
+/**
+ * The bare proxy's event-loop delay p99 (ms) since its last read, measured as the product's is (a 10 ms
+ * monitorEventLoopDelay, reset at each read, the 10 ms taken off): bench/bare-proxy.mjs answers it itself.
+ */
+export async function bareEventLoopP99(/** @type {string} */ url) {
+  const res = await fetch(`${url}/__bare/eventloop-p99`);
+  if (!res.ok) throw new Error(`bare proxy event-loop read: HTTP ${res.status}`);
+  const { p99Seconds } = /** @type {{ p99Seconds: number }} */ (await res.json());
+  return Math.max(0, p99Seconds * 1000 - 10);
 }
 
 /**

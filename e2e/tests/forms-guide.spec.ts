@@ -2,7 +2,7 @@
 // message, as the server does — the display name on the user and reseller forms, user IP lists, the quota
 // warning thresholds, group weight 1–100 (shown, not clamped) and the VIP rule's threshold and target. A failed
 // submit scrolls its first error below the fixed navbar, and a server field error lands on its item under
-// the item's label, never the API field name. Every check at 1440×900, 1280×720 and 390×844, in zh-CN and en-US.
+// the item's label, never the API field name. Every check at 1280×720 and 390×844, in zh-CN and en-US (viewports.ts).
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { seeToast, shot, uniqueEmail } from '../helpers';
 import { adminToken } from '../world';

@@ -1,6 +1,6 @@
 // Issue 15 part 7: the site-config detail, `/key/create|update` for resellers and users, not-found inside the
 // layout, and record screens with nothing to show. The flows once at 1440×900 in zh-CN, then their key
-// checks at 1440×900, 1280×720 and 390×844 in zh-CN and en-US. (The part-8 layout polish is polish.spec.ts.)
+// checks at 1280×720 and 390×844 in zh-CN and en-US (viewports.ts). (The part-8 layout polish is polish.spec.ts.)
 import { expect, test, type Page } from '@playwright/test';
 import { createReseller, createUser, loginAsAdmin, shot, useSession } from '../helpers';
 import { adminToken, ok } from '../world';

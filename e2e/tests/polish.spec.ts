@@ -1,4 +1,4 @@
-// Issue 15 part 8, the polish, at 1440×900, 1280×720 and 390×844 in zh-CN and en-US: one title and header
+// Issue 15 part 8, the polish, at 1280×720 and 390×844 in zh-CN and en-US (viewports.ts): one title and header
 // convention (list: the screen's name, Create first; form: "新建 X" with Submit before Cancel; detail:
 // "X 详情 · name" with Back before Edit), Chinese copy in full-width punctuation, the license email error in
 // the page's language, the Top 10 naming users and apps (the id in small print), breadcrumbs without

@@ -1,6 +1,6 @@
 // Issue 15 part 6, failures you can see: calls the gateway refuses after recognising the key (here: a model
 // that does not exist) appear in the caller's chat log as failed, with the reason the client got, and count
-// in the dashboard's error figure (异常数). Checked at 1440×900, 1280×720 and 390×844 in zh-CN and en-US.
+// in the dashboard's error figure (异常数). Checked at 1280×720 and 390×844 in zh-CN and en-US (viewports.ts).
 import { expect, test, type Page } from '@playwright/test';
 import OpenAI from 'openai';
 import { shot } from '../helpers';

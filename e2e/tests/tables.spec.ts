@@ -1,6 +1,7 @@
-// Tables that fit (issue 15 part 2, and the table half of part 1): on every admin list, at 1280×720 and
-// 1440×900, in zh-CN and en-US, no header is cut and the default columns fit the card, so the fixed actions
-// column covers nothing (status and created time included); column settings hide a column and change the
+// Tables that fit (issue 15 part 2, and the table half of part 1): on every admin list, at 1280×720 (the
+// narrower desktop; 1440×900 is the same breakpoint with more room, viewports.ts), in zh-CN and en-US, no
+// header is cut and the default columns fit the card, so the fixed actions column covers nothing (status
+// and created time included); column settings hide a column and change the
 // density, both kept across a reload, and reset restores them; on a phone the table scrolls sideways
 // inside its card with the first column kept in view and the pagination in its simple form.
 import { expect, test, type Page } from '@playwright/test';
@@ -29,10 +30,7 @@ const SCREENS = [
 /** Screens whose rows this spec makes (the others may be empty: their headers are still checked). */
 const WITH_ROWS = new Set(['models', 'agents', 'keys', 'corps', 'groups', 'apps', 'app-keys', 'users', 'resellers', 'vip', 'licenses', 'site-configs', 'call-logs', 'deal-records', 'audit']);
 
-const VIEWPORTS = [
-  { width: 1280, height: 720 },
-  { width: 1440, height: 900 },
-] as const;
+const VIEWPORTS = [{ width: 1280, height: 720 }] as const;
 const LANGS = ['zh-CN', 'en-US'] as const;
 
 let world: World;
@@ -100,7 +98,7 @@ for (const viewport of VIEWPORTS) {
             if (!heads.some((h) => h.includes(want))) problems.push(`${name}: no ${want} column`);
           }
         }
-        if (viewport.width === 1280 && ['models', 'keys', 'users', 'call-logs'].includes(name)) await shot(page, `tables-${name}-1280-${lang}`, { fullPage: false });
+        if (['models', 'keys', 'users', 'call-logs'].includes(name)) await shot(page, `tables-${name}-1280-${lang}`, { fullPage: false });
       }
       expect(problems).toEqual([]);
     });

@@ -4,12 +4,12 @@
 // stored without what was refused (or, when it cannot be identified, reported and left out), reported
 // at error level without its texts and counted, and the batches after it flow as usual.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountRef, Reservation } from '../src/billing/ledger-types';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
 import { writeEntries } from '../src/billing/ledger-write';
 import type { NewCallLog } from '../src/db/schema';
-import { admin, ledgerModes, ledgerUser, type TestServer } from './helpers';
+import { admin, holdFlushes, ledgerModes, ledgerUser, type TestServer } from './helpers';
 import { callLog, pauseSchedule } from './stat-fixtures';
 
 const COST = 1_000;
@@ -144,9 +144,8 @@ describe.each(ledgerModes)('poison rows in a ledger batch (%s)', (_name, dialect
     const { ctx, gateway } = server.app;
     const start = await stored();
     const dying = new RedisLedgerStore(ctx, ctx.redis!, gateway.snapshot, { maxBatch: 200, tick: () => undefined });
-    // This instance's store flushes at each maintenance tick (every lease / 3) and takes the whole journal:
-    // held until the dying store has claimed its entries (CI saw the tick take them first).
-    const flushes = vi.spyOn(gateway.ledger, 'flush').mockResolvedValue();
+    // Until the dying store has claimed its entries (CI saw this instance's tick take them first).
+    const release = holdFlushes(server);
     const ids = [trace(), trace()];
     for (const id of ids) {
       const r: Reservation = { traceId: id, accounts: [account], amount: 5 * COST, settled: false };
@@ -154,7 +153,7 @@ describe.each(ledgerModes)('poison rows in a ledger batch (%s)', (_name, dialect
       await dying.record({ debits: [{ account, amount: COST }], logs: [log({ trace_id: id })] }, r);
     }
     const batch = (await dying.take())!;
-    flushes.mockRestore();
+    release();
     expect(batch.entries).toHaveLength(2);
     const [first] = await dying.split(batch, [[batch.entries[0]!], [batch.entries[1]!]]);
     let totals: Awaited<ReturnType<typeof writeEntries>> = [];

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisLedgerStore } from '../src/billing/ledger-redis';
 import type { AccountRef, Entry, Reservation } from '../src/billing/ledger-types';
 import { writeEntries } from '../src/billing/ledger-write';
-import { admin, expectNoDrift, setQuota, signedIn, startServer, type TestServer } from './helpers';
+import { admin, expectNoDrift, holdFlushes, setQuota, signedIn, startServer, type TestServer } from './helpers';
 import { callLog, pauseSchedule } from './stat-fixtures';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
@@ -48,19 +48,18 @@ describe.skipIf(!REDIS_URL)('Redis ledger store: an instance dying mid-batch (sk
     return { user, account, dying, r, entry };
   }
 
-  /**
-   * setup(), then the dying instance records its charge and claims it. The survivor's own maintenance tick
-   * may claim the journal entry between the two (it writes it normally): then start again with a fresh user.
-   */
+  /** setup(), then the dying instance records its charge and claims it, the survivor's flushes held meanwhile. */
   async function recordedAndClaimed() {
-    for (let i = 0; i < 5; i++) {
-      const s = await setup();
+    const s = await setup();
+    const release = holdFlushes(server);
+    try {
       await s.dying.record(s.entry, s.r);
-      const batch = await s.dying.take();
-      if (batch?.entries.length === 1) return { ...s, batch };
-      await s.dying.close();
+      const batch = (await s.dying.take())!;
+      expect(batch.entries).toHaveLength(1);
+      return { ...s, batch };
+    } finally {
+      release();
     }
-    throw new Error('the survivor claimed the entry first five times');
   }
 
   async function settledState(userId: number, traceId: string) {

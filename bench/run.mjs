@@ -166,6 +166,7 @@ async function main() {
     // (its statistics job catches up on the c=64 rounds' rows after them). The target is absolute, but what
     // the runtime alone shows on this machine says how much of the product's figure is its own.
     await settle(gateway.pid);
+    // Read and dropped: a read resets the bare proxy's histogram, so the next covers the paced load alone.
     await bareEventLoopP99(bare.url);
     const steadyBare = client({ mode: 'paced', targets: [targets[1]], model: MODEL, seconds: PLAN.steadySeconds, rate: steadyRate, connections: 64, warmup: 0 }).bare;
     const eldSteadyBare = await bareEventLoopP99(bare.url);

@@ -57,9 +57,9 @@ const insertTexts = new Map<string, string>();
  */
 export function insertLogs(db: Kysely<Database>, rows: NewCallLog[]): CompiledQuery {
   const columns = Object.keys(rows[0] ?? {}) as (keyof NewCallLog)[];
-  const plain = columns.length > 0 && columns.every((c) => IDENTIFIER.test(c)) && rows.every((r) => sameColumns(r, columns));
+  const parameters = columns.length > 0 && columns.every((c) => IDENTIFIER.test(c)) ? valuesOf(rows, columns) : undefined;
   const conflict = callLogConflict(db);
-  if (!plain) return db.insertInto('call_logs').values(rows).onConflict((oc) => oc.columns(conflict).doNothing()).compile();
+  if (!parameters) return db.insertInto('call_logs').values(rows).onConflict((oc) => oc.columns(conflict).doNothing()).compile();
   const postgres = isPostgres(db);
   const key = `${postgres ? 'pg' : 'sqlite'}:${rows.length}:${columns.join(',')}`;
   let text = insertTexts.get(key);
@@ -70,22 +70,29 @@ export function insertLogs(db: Kysely<Database>, rows: NewCallLog[]): CompiledQu
     if (insertTexts.size >= 500) insertTexts.clear();
     insertTexts.set(key, text);
   }
-  // Sized once: pushed one by one, a 100-row statement's 5,000 values grew the array through a dozen
-  // copies, three times its final size in garbage (~1.2 KB a call; docs/BENCHMARKS.md, eighteenth session).
-  const parameters: unknown[] = new Array(rows.length * columns.length);
-  let at = 0;
-  for (const r of rows) for (const c of columns) parameters[at++] = r[c];
   return CompiledQuery.raw(text, parameters);
 }
 
-/** Whether `row` has exactly `columns`, in that order, none undefined (for…in: no key list allocated per row). */
-function sameColumns(row: NewCallLog, columns: readonly (keyof NewCallLog)[]): boolean {
-  let i = 0;
-  for (const k in row) {
-    if (k !== columns[i] || row[k as keyof NewCallLog] === undefined) return false;
-    i++;
+/**
+ * Every row's values, row after row, when each row has exactly `columns`, in that order, none undefined;
+ * else undefined. One for…in pass checks and collects (no key list allocated per row), into an array sized
+ * once: pushed, a 100-row statement's 5,000 values grew it through a dozen copies, ~1.1 KB of garbage a call
+ * (docs/BENCHMARKS.md, eighteenth session).
+ */
+function valuesOf(rows: readonly NewCallLog[], columns: readonly (keyof NewCallLog)[]): unknown[] | undefined {
+  const values: unknown[] = new Array(rows.length * columns.length);
+  let at = 0;
+  for (const row of rows) {
+    let i = 0;
+    for (const k in row) {
+      const v = row[k as keyof NewCallLog];
+      if (k !== columns[i] || v === undefined) return undefined;
+      values[at++] = v;
+      i++;
+    }
+    if (i !== columns.length) return undefined;
   }
-  return i === columns.length;
+  return values;
 }
 
 /** created_at is the write stamp: the statistics job reads call logs in (created_at, id) order. */

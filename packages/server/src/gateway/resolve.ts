@@ -84,13 +84,29 @@ function groupAllowed(caller: Caller, group: SnapGroup, snapshot: Snapshot, now:
   return usableGroups(caller.user, [group], now, caller.vip).length === 1 && snapshot.groups.has(group.id);
 }
 
-/** Model records the string may mean, most exact first: display name, model id, then `*` patterns. */
+/**
+ * Model records the string may mean, most exact first: display name, model id, then `*` patterns. (Loops
+ * into one array: the filters and spreads made seven arrays a call.)
+ */
 function candidates(snapshot: Snapshot, requested: string): SnapModel[] {
-  const exact = (snapshot.modelsByName.get(requested) ?? []).map((id) => snapshot.models.get(id)!).filter(Boolean);
-  const byName = exact.filter((m) => m.name === requested);
-  const byModel = exact.filter((m) => m.name !== requested);
-  const wild = snapshot.wildcardModels.filter((w) => w.pattern.test(requested)).map((w) => snapshot.models.get(w.id)!).filter(Boolean);
-  return [...byName, ...byModel, ...wild];
+  const out: SnapModel[] = [];
+  const exact = snapshot.modelsByName.get(requested);
+  if (exact) {
+    for (const id of exact) {
+      const m = snapshot.models.get(id);
+      if (m && m.name === requested) out.push(m);
+    }
+    for (const id of exact) {
+      const m = snapshot.models.get(id);
+      if (m && m.name !== requested) out.push(m);
+    }
+  }
+  for (const w of snapshot.wildcardModels) {
+    if (!w.pattern.test(requested)) continue;
+    const m = snapshot.models.get(w.id);
+    if (m) out.push(m);
+  }
+  return out;
 }
 
 export function resolve(snapshot: Snapshot, caller: Caller, requested: string, endpoint: Endpoint, body: ChatRequest | undefined, now = Date.now()): Resolution {
@@ -180,6 +196,8 @@ function targetOf(config: ForwardConfig, body: ChatRequest, group: SnapGroup | n
  * or disabled target and at a cycle (the original has no cycle guard: weak spot).
  */
 function forward(snapshot: Snapshot, model: SnapModel, group: SnapGroup | null, body: ChatRequest): { target: SnapModel; smart?: ForwardConfig } {
+  // Most calls: no rule at all.
+  if (!(group?.forward_config ?? model.forward_config)) return { target: model };
   const seen = new Set([model.id]);
   let current = model;
   for (let hop = 0; hop < 5; hop++) {

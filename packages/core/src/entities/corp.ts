@@ -19,9 +19,11 @@ export const isCorpCode = (code: string | undefined, which: CorpCode): boolean =
 
 /** The protocol family a corp's code picks; 'Claude' and 'Gemini' are accepted for Anthropic and Google. */
 export function familyOfCorpCode(code: string): ProviderFamily {
-  if (isCorpCode(code, 'Azure')) return 'azure';
-  if (isCorpCode(code, 'Anthropic') || sameCode(code, 'Claude')) return 'anthropic';
-  if (isCorpCode(code, 'Google') || sameCode(code, 'Gemini')) return 'gemini';
+  // Normalized once, as sameCode() does: every call's route asks (up to five comparisons, each lower-casing anew).
+  const c = code.trim().toLowerCase();
+  if (c === 'azure') return 'azure';
+  if (c === 'anthropic' || c === 'claude') return 'anthropic';
+  if (c === 'google' || c === 'gemini') return 'gemini';
   return 'openai';
 }
 

@@ -12,15 +12,16 @@ export const CORP_CODES = ['OpenAI', 'Azure', 'Anthropic', 'Google', 'DeepSeek',
 type CorpCode = (typeof CORP_CODES)[number];
 
 /** Codes are typed by hand, so they compare trimmed and case-insensitively. */
-const sameCode = (code: string | undefined, name: string): boolean => (code ?? '').trim().toLowerCase() === name.toLowerCase();
+const normalCode = (code: string | undefined): string => (code ?? '').trim().toLowerCase();
+const sameCode = (code: string | undefined, name: string): boolean => normalCode(code) === name.toLowerCase();
 
 /** Whether a corp's code is the named one. */
 export const isCorpCode = (code: string | undefined, which: CorpCode): boolean => sameCode(code, which);
 
 /** The protocol family a corp's code picks; 'Claude' and 'Gemini' are accepted for Anthropic and Google. */
 export function familyOfCorpCode(code: string): ProviderFamily {
-  // Normalized once, as sameCode() does: every call's route asks (up to five comparisons, each lower-casing anew).
-  const c = code.trim().toLowerCase();
+  // Normalized once: every call's route asks (sameCode() five times lower-cased it five times).
+  const c = normalCode(code);
   if (c === 'azure') return 'azure';
   if (c === 'anthropic' || c === 'claude') return 'anthropic';
   if (c === 'google' || c === 'gemini') return 'gemini';

@@ -20,8 +20,6 @@ const statusClass = (status: number): string => (status > 0 ? `${Math.floor(stat
 // Seconds: console calls take milliseconds, gateway calls (streams included) up to minutes.
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
-let processMetricsOn = false;
-
 export class Metrics {
   readonly registry = new Registry();
   private readonly requests = new HotCounter(
@@ -86,10 +84,9 @@ export class Metrics {
 
   constructor() {
     // CPU, memory, event loop, GC: one set per process, whatever number of apps it builds (tests build many).
-    if (!processMetricsOn) {
-      collectDefaultMetrics({ register: processRegistry });
-      processMetricsOn = true;
-    }
+    // Asked of prom-client's registry, not a flag here: a test runner may evaluate this module again in a
+    // process whose prom-client already holds them.
+    if (!processRegistry.getSingleMetric('process_cpu_user_seconds_total')) collectDefaultMetrics({ register: processRegistry });
   }
 
   requestStarted(face: Face): void {

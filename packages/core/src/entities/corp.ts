@@ -13,14 +13,13 @@ type CorpCode = (typeof CORP_CODES)[number];
 
 /** Codes are typed by hand, so they compare trimmed and case-insensitively. */
 const normalCode = (code: string | undefined): string => (code ?? '').trim().toLowerCase();
-const sameCode = (code: string | undefined, name: string): boolean => normalCode(code) === name.toLowerCase();
 
 /** Whether a corp's code is the named one. */
-export const isCorpCode = (code: string | undefined, which: CorpCode): boolean => sameCode(code, which);
+export const isCorpCode = (code: string | undefined, which: CorpCode): boolean => normalCode(code) === which.toLowerCase();
 
 /** The protocol family a corp's code picks; 'Claude' and 'Gemini' are accepted for Anthropic and Google. */
 export function familyOfCorpCode(code: string): ProviderFamily {
-  // Normalized once: every call's route asks (sameCode() five times lower-cased it five times).
+  // Normalized once: every call's route asks (one comparison after another lower-cased it up to five times).
   const c = normalCode(code);
   if (c === 'azure') return 'azure';
   if (c === 'anthropic' || c === 'claude') return 'anthropic';

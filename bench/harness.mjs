@@ -68,11 +68,13 @@ const children = new Set();
  * Starts a child process and keeps its output lines. `echo` copies warnings/errors to our stderr.
  * @param {string} name
  * @param {string[]} args  arguments to `node`
- * @param {{ env?: NodeJS.ProcessEnv, echo?: (line: string) => boolean }} [opts]
+ * @param {{ env?: NodeJS.ProcessEnv, echo?: (line: string) => boolean, launcher?: string[] }} [opts]  `launcher`: a
+ *   command that runs node in the same process (valgrind and its options: bench/instructions.mjs)
  * @returns {Proc}
  */
 export function startNode(name, args, opts = {}) {
-  const child = spawn(process.execPath, args, { cwd: root, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const [command, ...prefix] = [...(opts.launcher ?? []), process.execPath];
+  const child = spawn(/** @type {string} */ (command), [...prefix, ...args], { cwd: root, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (!child.pid) throw new Error(`${name}: could not start`);
   /** @type {string[]} */
   const lines = [];
@@ -153,19 +155,21 @@ export async function startMock(/** @type {number} */ port) {
  * The bare reference proxy (bench/bare-proxy.mjs) in its own process, in front of `upstreamUrl`, with the
  * Node flags `npm start` gives the product (so their memory is compared like for like).
  * @param {number} port @param {string} upstreamUrl
+ * @param {{ launcher?: string[], readyMs?: number }} [o]  see startNode; how long it may take to answer
  */
-export async function startBareProxy(port, upstreamUrl) {
-  const proc = startNode('bare-proxy', [...startFlags(), at('bench/bare-proxy.mjs'), String(port), upstreamUrl], { echo: (l) => /error/i.test(l) });
+export async function startBareProxy(port, upstreamUrl, o = {}) {
+  const proc = startNode('bare-proxy', [...startFlags(), at('bench/bare-proxy.mjs'), String(port), upstreamUrl], { echo: (l) => /error/i.test(l), launcher: o.launcher });
   const url = `http://127.0.0.1:${port}`;
   // Passed through to the mock's /health.
-  await waitReady(proc, `${url}/health`);
+  await waitReady(proc, `${url}/health`, o.readyMs);
   return { proc, url };
 }
 
 /**
  * The product from its bundle, in its own process, SQLite under dataDir (or PostgreSQL at `databaseUrl`).
  * `env` adds settings on top (e.g. REDIS_URL and a MASTER_KEY shared by several instances).
- * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[], env?: Record<string, string> }} o
+ * `launcher` and `readyMs` as for startBareProxy.
+ * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[], env?: Record<string, string>, launcher?: string[], readyMs?: number }} o
  */
 export async function startProduct(o) {
   const env = { ...process.env };
@@ -184,9 +188,9 @@ export async function startProduct(o) {
   });
   if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
   Object.assign(env, o.env);
-  const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), process.env.BENCH_BUNDLE ?? BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l) });
+  const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), process.env.BENCH_BUNDLE ?? BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l), launcher: o.launcher });
   const url = `http://127.0.0.1:${o.port}`;
-  await waitReady(proc, `${url}/health`);
+  await waitReady(proc, `${url}/health`, o.readyMs);
   return { proc, url };
 }
 

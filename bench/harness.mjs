@@ -61,6 +61,13 @@ export function startFlags() {
   return start.match(/--[\w-]+=\S+/g) ?? [];
 }
 
+/**
+ * "With auth, limits, reservation, settlement and the call log all on" (issue 16): every rate-limit window
+ * an app can carry (requests, tokens and per-IP requests; per second, minute and day), at the highest value
+ * the console takes, so each call is counted in all of them and none is ever refused.
+ */
+export const EVERY_LIMIT = Object.fromEntries(['rps', 'rpm', 'rpd', 'tps', 'tpm', 'tpd', 'ips', 'ipm', 'ipd'].map((k) => [k, 1_000_000_000]));
+
 /** Every child started here, so cleanup() can stop them whatever went wrong. */
 const children = new Set();
 

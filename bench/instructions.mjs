@@ -13,7 +13,7 @@
 //
 // The warm-up is long because under valgrind V8's optimising compiler, on helper threads that wait for their
 // turn, keeps finishing code for thousands of calls: the main thread's count falls until then. The counted
-// calls are many so that the collector's full collections (a few per thousand gateway calls) average out.
+// calls are many so that the collector's full collections (one every few thousand gateway calls) average out.
 //
 // Environment: BENCH_QUICK=1 for a smoke run (a short warm-up: figures too high); BENCH_BUNDLE as in bench/run.mjs.
 import { execFileSync } from 'node:child_process';
@@ -29,8 +29,6 @@ const PLAN = QUICK ? { warmup: 200, calls: 100 } : { warmup: 8000, calls: 6000 }
 const MODEL = 'gpt-bench';
 const PASSWORD = 'Bench#12345';
 const OUT = h.at('bench/out');
-// The same limits as bench/run.mjs: every window counted on every call, none ever refusing.
-const LIMITS = Object.fromEntries(['rps', 'rpm', 'rpd', 'tps', 'tpm', 'tpd', 'ips', 'ipm', 'ipd'].map((k) => [k, 1_000_000_000]));
 /** Starting node under valgrind takes a while; the first calls, while it compiles, take longer still. */
 const READY_MS = 180_000;
 
@@ -113,7 +111,7 @@ async function main() {
     const mock = await h.startMock(await h.freePort());
     const port = await h.freePort();
     const setup = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info' });
-    const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: LIMITS });
+    const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT });
     await setup.proc.stop();
 
     const bare = await h.startBareProxy(await h.freePort(), mock.url, { launcher: callgrind('bare'), readyMs: READY_MS });

@@ -22,7 +22,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
-import { gitRevision } from './load.mjs';
+import { chatBody, gitRevision } from './load.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN = QUICK ? { warmup: 200, calls: 100 } : { warmup: 8000, calls: 6000 };
@@ -38,6 +38,11 @@ const vgdbPrefix = path.join(work, 'vgdb');
 // listen address), so the bare proxy and callgrind_control get the same.
 process.env.HOST = '127.0.0.1';
 
+const cleanup = async () => {
+  await h.stopAll();
+  fs.rmSync(work, { recursive: true, force: true });
+};
+
 /** valgrind and its options, a dump file per thread under `work`, named after `name`. */
 const callgrind = (/** @type {string} */ name) => [
   'valgrind',
@@ -51,7 +56,7 @@ const callgrind = (/** @type {string} */ name) => [
   '--compress-strings=no',
 ];
 
-const body = Buffer.from(JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'ping' }] }));
+const body = Buffer.from(chatBody(MODEL));
 
 /** One chat call on the kept-alive connection: its status. */
 function call(/** @type {string} */ base, /** @type {string} */ key, /** @type {http.Agent} */ agent) {
@@ -144,19 +149,13 @@ async function main() {
     fs.writeFileSync(path.join(OUT, 'instructions.md'), `${lines.join('\n')}\n`);
     console.log('\nWritten to bench/out/instructions.md');
   } finally {
-    await h.stopAll();
-    fs.rmSync(work, { recursive: true, force: true });
+    await cleanup();
   }
 }
 
 // Ctrl-C or a kill: stop what we started, then leave.
 for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
-  process.once(signal, () => {
-    void h.stopAll().finally(() => {
-      fs.rmSync(work, { recursive: true, force: true });
-      process.exit(130);
-    });
-  });
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
 }
 
 await main();

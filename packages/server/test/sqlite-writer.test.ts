@@ -5,11 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import v8 from 'node:v8';
 import SQLite from 'better-sqlite3';
-import { sql, Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, sql, Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refusesRows } from '../src/billing/ledger-quarantine';
-import { SqliteWriter } from '../src/billing/sqlite-writer';
+import { batchStatements, SqliteWriter } from '../src/billing/sqlite-writer';
 import type { NewCallLog } from '../src/db/schema';
 import { immediateTransactions } from '../src/db/sqlite-connection';
 import { MAX_CHUNK_KEYS } from '../src/stats/count';
@@ -20,6 +21,18 @@ import { callLog, insertLogs, pauseSchedule, runStats } from './stat-fixtures';
 afterEach(() => vi.restoreAllMocks());
 
 describe('the ledger on SQLite', () => {
+  it("sends a batch's parameters to the writer thread as plain arrays, which a structured clone copies whole", () => {
+    // V8's serializer tags a plain packed array 'A'; kysely freezes a compiled query's parameters, and a
+    // frozen array goes as a sparse one ('a'), index by index. The tag follows the format's two version bytes.
+    const tag = (value: unknown) => String.fromCharCode(v8.serialize(value)[2]!);
+    const compiled = CompiledQuery.raw('insert into "call_logs" ("id", "total_price", "model") values (?, ?, ?)', ['1', 2.5, 'gpt-4o']);
+    expect(tag(compiled.parameters)).toBe('a');
+    const [[text, parameters]] = batchStatements([compiled]) as [[string, unknown[]]];
+    expect(text).toBe(compiled.sql);
+    expect(parameters).toEqual(['1', 2.5, 'gpt-4o']);
+    expect(tag(parameters)).toBe('A');
+  });
+
   it('writes its batches off the main thread: no call-log insert is prepared there, and the books still balance', async () => {
     const w = await world('sqlite');
     try {

@@ -27,7 +27,7 @@ import { createMailer } from './mail/mailer';
 import { redisMode } from './redis/mode';
 import { registerOperations } from './ops/index';
 import { loggingOptions, REQUEST_ID_LABEL } from './ops/logging';
-import { faceOf, Metrics } from './ops/metrics';
+import { Metrics } from './ops/metrics';
 import { XSRF_COOKIE } from './http/session';
 import { registerJsonBody } from './http/json-body';
 import { securityHeaders } from './http/security-headers';
@@ -114,28 +114,28 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   statistics.start();
   taskPolling.start();
 
-  await app.register(fastifyCookie);
   // JSON bodies everywhere with a bound on nesting (http/json-body.ts).
   registerJsonBody(app);
-  // The console's axios sends this cookie back as X-XSRF-TOKEN (docs/SPEC.md §7); checked on signed-in POSTs.
-  // A callback hook, not an async one: it runs on every gateway call too, and has nothing to await.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (!request.cookies[XSRF_COOKIE] && faceOf(request.url) !== 'gateway') {
-      reply.setCookie(XSRF_COOKIE, randomToken(24), { path: '/', sameSite: 'strict', httpOnly: false });
-    }
-    done();
-  });
-
   // Request ids, metrics and the access log for every route below; /ready, /metrics, /api/docs.
   registerOperations(app, { metrics, gateway });
-  app.all('/health', async () => ({ status: 'ok' }));
   decorateRouteList(app);
-  // The console and its API get the browser security headers; the gateway (machine clients, the hot
-  // path) does not.
-  await app.register(async (site) => {
-    await securityHeaders(site);
-    await site.register(consoleApi, { prefix: '/api' });
-    await site.register(webConsole, { dist: config.webDist });
+  // What browsers call: /health, the console API and the console itself. Cookies are parsed and the XSRF
+  // cookie set only here; the gateway's scopes below are siblings, so its calls (machine clients, the hot
+  // path) run neither hook.
+  await app.register(async (browser) => {
+    await browser.register(fastifyCookie);
+    // The console's axios sends this cookie back as X-XSRF-TOKEN (docs/SPEC.md §7); checked on signed-in POSTs.
+    browser.addHook('onRequest', (request, reply, done) => {
+      if (!request.cookies[XSRF_COOKIE]) reply.setCookie(XSRF_COOKIE, randomToken(24), { path: '/', sameSite: 'strict', httpOnly: false });
+      done();
+    });
+    browser.all('/health', async () => ({ status: 'ok' }));
+    // The console and its API get the browser security headers; /health does not.
+    await browser.register(async (site) => {
+      await securityHeaders(site);
+      await site.register(consoleApi, { prefix: '/api' });
+      await site.register(webConsole, { dist: config.webDist });
+    });
   });
   await app.register(gatewayApi, { prefix: '/v1', bodyLimit: config.gatewayBodyLimit, uploadBodyLimit: config.gatewayUploadLimit });
   // Google's Gemini API (Gemini CLI, @google/genai): its own scope, errors and `?key=` (gemini-native-routes.ts).

@@ -40,6 +40,21 @@ describe('security headers and where a session token may come from', () => {
     expect(res.headers.get('content-security-policy')).toBeNull();
   });
 
+  it('sets the XSRF cookie on what browsers call, and never on the gateway', async () => {
+    for (const path of ['/health', '/login', '/api/v1/open/sys/config', '/api/v1/no/such/route', '/no/such/page']) {
+      const res = await fetch(server.url + path);
+      expect(res.headers.get('set-cookie'), path).toMatch(/^XSRF-TOKEN=[\w-]{32}; Path=\/; SameSite=Strict$/);
+    }
+    // A browser that already holds one keeps it.
+    const kept = await fetch(`${server.url}/health`, { headers: { cookie: 'XSRF-TOKEN=abc' } });
+    expect(kept.headers.get('set-cookie')).toBeNull();
+    for (const path of ['/v1/models', '/v1/no/such/route', '/v1beta/models', '/v1/chat/completions']) {
+      const res = await fetch(server.url + path, path.endsWith('completions') ? { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-nope' }, body: '{}' } : {});
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get('set-cookie'), path).toBeNull();
+    }
+  });
+
   it('takes the session token from the Authorization header only, never the URL', async () => {
     const a = await admin(server);
     expect((await a.get('/api/v1/user/info')).status).toBe(200);

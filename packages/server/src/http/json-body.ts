@@ -37,13 +37,26 @@ export function deeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * Whether `text` holds more than `max` opening brackets. JSON nests only through brackets, so a text with
+ * no more than `max` of them cannot parse to anything deeper, and a typical body skips the walk; brackets
+ * inside strings count too, which can only send a body to the walk it did not need.
+ */
+export function bracketsOver(text: string, max: number): boolean {
+  let n = 0;
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++n > max) return true;
+  }
+  return false;
+}
+
 export function registerJsonBody(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     parse(request, body as string, (err, value) => {
       if (err) return done(err, undefined);
-      if (deeperThan(value, MAX_JSON_DEPTH)) return done(new JsonTooDeepError(), undefined);
+      if (bracketsOver(body as string, MAX_JSON_DEPTH) && deeperThan(value, MAX_JSON_DEPTH)) return done(new JsonTooDeepError(), undefined);
       done(null, value);
     });
   });

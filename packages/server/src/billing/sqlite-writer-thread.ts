@@ -10,7 +10,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../db/schema';
 import { immediateTransactions } from '../db/sqlite-connection';
-import { boundedMemo } from '../memo';
+import { boundedTextMemo } from '../memo';
 import { countCallLogs, statRowsStatement, type CountRun, type StatRowReader } from '../stats/count';
 import { runInZone } from '../zone';
 
@@ -41,7 +41,7 @@ for (const p of data.pragmas) file.pragma(p);
 const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: immediateTransactions(file) }) });
 
 // A batch is 100-row inserts of a few sizes and one update per kind of account: a handful of distinct texts.
-const prepare = boundedMemo(200, (sql: string) => file.prepare(sql));
+const prepare = boundedTextMemo(200, (sql: string) => file.prepare(sql));
 /**
  * The statistics job's rows as arrays from one prepared statement (stats/count.ts `statRowsStatement`),
  * prepared at its first run (a file without call_logs yet never runs one).

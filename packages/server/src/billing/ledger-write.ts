@@ -47,7 +47,26 @@ function insertSize(left: number): number {
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-const insertTexts = new Map<string, string>();
+
+/** A row layout written directly: its columns, checked once, and the statement texts made for it. */
+interface Layout {
+  columns: readonly (keyof NewCallLog)[];
+  /** By dialect and row count. */
+  texts: Map<string, string>;
+}
+/** The last layout written: callLog() builds every row alike, so its columns are listed and checked once. */
+let lastLayout: Layout | undefined;
+
+/** The layout `rows` share and their values, when every row carries the same plain columns in the same order, none undefined. */
+function layoutOf(rows: readonly NewCallLog[]): { layout: Layout; parameters: unknown[] } | undefined {
+  const last = lastLayout && valuesOf(rows, lastLayout.columns);
+  if (last) return { layout: lastLayout!, parameters: last };
+  const columns = Object.keys(rows[0] ?? {}) as (keyof NewCallLog)[];
+  const parameters = columns.length > 0 && columns.every((c) => IDENTIFIER.test(c)) ? valuesOf(rows, columns) : undefined;
+  if (!parameters) return undefined;
+  lastLayout = { columns, texts: new Map() };
+  return { layout: lastLayout, parameters };
+}
 
 /**
  * `insert into "call_logs" (…) values (…), … on conflict (…) do nothing` for `rows`: the statement kysely
@@ -56,19 +75,20 @@ const insertTexts = new Map<string, string>();
  * columns a statement that was a tenth of the gateway's CPU. Other rows go through kysely.
  */
 export function insertLogs(db: Kysely<Database>, rows: NewCallLog[]): CompiledQuery {
-  const columns = Object.keys(rows[0] ?? {}) as (keyof NewCallLog)[];
-  const parameters = columns.length > 0 && columns.every((c) => IDENTIFIER.test(c)) ? valuesOf(rows, columns) : undefined;
+  const direct = layoutOf(rows);
   const conflict = callLogConflict(db);
-  if (!parameters) return db.insertInto('call_logs').values(rows).onConflict((oc) => oc.columns(conflict).doNothing()).compile();
+  if (!direct) return db.insertInto('call_logs').values(rows).onConflict((oc) => oc.columns(conflict).doNothing()).compile();
+  const { layout, parameters } = direct;
+  const { columns, texts } = layout;
   const postgres = isPostgres(db);
-  const key = `${postgres ? 'pg' : 'sqlite'}:${rows.length}:${columns.join(',')}`;
-  let text = insertTexts.get(key);
+  const key = `${postgres ? 'pg' : 'sqlite'}:${rows.length}`;
+  let text = texts.get(key);
   if (!text) {
     let n = 0;
     const row = () => `(${columns.map(() => (postgres ? `$${++n}` : '?')).join(', ')})`;
     text = `insert into "call_logs" (${columns.map((c) => `"${c}"`).join(', ')}) values ${rows.map(row).join(', ')} on conflict (${conflict.map((c) => `"${c}"`).join(', ')}) do nothing`;
-    if (insertTexts.size >= 500) insertTexts.clear();
-    insertTexts.set(key, text);
+    if (texts.size >= 500) texts.clear();
+    texts.set(key, text);
   }
   return CompiledQuery.raw(text, parameters);
 }

@@ -52,7 +52,7 @@ async function upstreamCount<C>(gw: Gateway, route: Route, req: UpstreamRequest,
 
 export async function countTokens<C>(gw: Gateway, request: FastifyRequest, reply: FastifyReply, count: TokenCount<C>): Promise<C> {
   const { chat, requested } = count;
-  const { traceId, caller, resolution } = await admitRequest(gw, request, reply, { requested, endpoint: 'chat', chat });
+  const { traceId, caller, resolution } = await admitRequest(gw, request, { requested, endpoint: 'chat', chat });
   const { snapshot } = gw;
   const local = (route: Route) => count.local(countChatPrompt(chat.messages, route.target.model, chat.tools));
   const tried = new Tried();

@@ -129,12 +129,12 @@ export interface AdmittedRequest extends Admitted {
  * stops here). Throws the OpenAI-shaped refusal; with `logged` (a billed call), a refusal after admit()
  * recognised the key is also written to the call log (refusal-log.ts).
  */
-export async function admitRequest(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat'>, logged?: RefusedSpec): Promise<AdmittedRequest> {
+export async function admitRequest(gw: Gateway, request: FastifyRequest, spec: Pick<CallSpec, 'requested' | 'endpoint' | 'chat'>, logged?: RefusedSpec): Promise<AdmittedRequest> {
   const started = performance.now();
   const reqTime = Date.now();
-  // The request's id (ops/logging.ts): every log line of the request carries it as trace_id.
+  // The request's id (ops/logging.ts): every log line of the request carries it as trace_id, and the
+  // answer as x-trace-id (ops/observe.ts sets it on every gateway request).
   const traceId = request.id;
-  reply.header('x-trace-id', traceId);
   const { snapshot, limiter } = gw;
 
   // An unknown or disabled key, or one its lists or dates refuse, is not logged: admit() has no whole caller to log it under.
@@ -214,7 +214,7 @@ export interface OpenCall extends Admitted, AttemptScope {
  * settling (a failure, an error, the client gone). Settling is `run`'s business.
  */
 export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Omit<CallSpec, 'attempt'>, run: (call: OpenCall) => Promise<T>): Promise<T> {
-  const admitted = await admitRequest(gw, request, reply, spec, spec);
+  const admitted = await admitRequest(gw, request, spec, spec);
   const reservation = await hold(gw, admitted, spec);
   const { traceId, reqTime, started, caller, resolution, scopes } = admitted;
   const signal = new CallSignal();

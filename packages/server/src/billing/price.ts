@@ -132,14 +132,14 @@ interface TokenRates {
 function tokenRates(text: Partial<TextQuota> | undefined, promptTokens: number): TokenRates {
   const t = text ?? {};
   const tier = tierFor(t.tiers, promptTokens);
-  const input = rate(tier, t, 'prompt_ratio');
-  const write5m = rate(tier, t, 'cache_write_ratio') || input;
+  const input = rate(tier?.prompt_ratio, t.prompt_ratio);
+  const write5m = rate(tier?.cache_write_ratio, t.cache_write_ratio) || input;
   const rates: TokenRates = {
     input,
-    cached: rate(tier, t, 'cached_ratio') || input,
+    cached: rate(tier?.cached_ratio, t.cached_ratio) || input,
     write_5m: write5m,
-    write_1h: rate(tier, t, 'cache_write_1h_ratio') || write5m,
-    output: rate(tier, t, 'completion_ratio'),
+    write_1h: rate(tier?.cache_write_1h_ratio, t.cache_write_1h_ratio) || write5m,
+    output: rate(tier?.completion_ratio, t.completion_ratio),
   };
   if (tier) rates.tier = tier.above_tokens;
   return rates;
@@ -156,8 +156,12 @@ function tierFor(tiers: unknown, promptTokens: number): ContextTier | undefined 
   return best;
 }
 
-/** A tier's ratio, or the block's where the tier leaves it unset (0). */
-const rate = (tier: ContextTier | undefined, t: Partial<TextQuota>, k: 'prompt_ratio' | 'completion_ratio' | 'cached_ratio' | 'cache_write_ratio' | 'cache_write_1h_ratio') => clean(tier?.[k]) || clean(t[k]);
+/**
+ * A tier's ratio, or the block's where the tier leaves it unset (0). Given the two values, not a key to read
+ * them by: one keyed read site for five names was megamorphic, ~3k instructions a call (docs/BENCHMARKS.md,
+ * twenty-first session).
+ */
+const rate = (ofTier: number | undefined, ofBlock: number | undefined) => clean(ofTier) || clean(ofBlock);
 
 /** A count from the usage: a non-negative integer, at most `cap`. */
 const count = (n: number | undefined, cap = Number.MAX_SAFE_INTEGER) => Math.min(cap, Math.floor(clean(n)));

@@ -158,13 +158,25 @@ export async function applyDebits(trx: Transaction<Database>, entries: Entry[]):
   return totals;
 }
 
+const debitKeys = new WeakMap<AccountRef, string>();
+
+/**
+ * An account and its `limited` flag, kept with the account object (the same objects call after call, as
+ * accountKey's): a key built for every debit was hashed anew by every look-up.
+ */
+function debitKey(a: AccountRef): string {
+  let key = debitKeys.get(a);
+  if (key === undefined) debitKeys.set(a, (key = `${accountKey(a)}:${a.limited ? 1 : 0}`));
+  return key;
+}
+
 /** The debits of `entries` summed per account, and one relative UPDATE per account, in key order. */
 function debitStatements(db: Kysely<Database>, entries: Entry[]): { statements: CompiledQuery[]; totals: Debit[] } {
   const totals = new Map<string, Debit>();
   for (const e of entries) {
     for (const d of e.debits) {
       // Per account and flag: a task settles with the flags it was charged under, which may differ from today's.
-      const k = `${accountKey(d.account)}:${d.account.limited ? 1 : 0}`;
+      const k = debitKey(d.account);
       const t = totals.get(k);
       if (t) t.amount += d.amount;
       else totals.set(k, { account: d.account, amount: d.amount });
@@ -184,7 +196,8 @@ const BALANCE_ROWS: Record<AccountRef['kind'], readonly [table: string, key: str
   app_key: ['app_keys', 'id'],
   group: ['groups', 'id'],
 };
-const debitTexts = new Map<string, string>();
+/** The statement texts by dialect, kind of account and flag (no key string built per statement). */
+const debitTexts = { pg: new Map<AccountRef['kind'], [string?, string?]>(), sqlite: new Map<AccountRef['kind'], [string?, string?]>() };
 
 /**
  * `update "users" set "used_quota" = "used_quota" + ?, "quota" = "quota" - ? where "user_id" = ?` and the
@@ -193,15 +206,17 @@ const debitTexts = new Map<string, string>();
  * the user's balance always goes down.
  */
 export function debitStatement(postgres: boolean, a: AccountRef, amount: number): CompiledQuery {
-  const cacheKey = `${postgres ? 'pg' : 'sqlite'}:${a.kind}:${a.limited ? 1 : 0}`;
-  let text = debitTexts.get(cacheKey);
+  const byKind = postgres ? debitTexts.pg : debitTexts.sqlite;
+  let texts = byKind.get(a.kind);
+  if (!texts) byKind.set(a.kind, (texts = []));
+  const flag = a.limited ? 1 : 0;
+  let text = texts[flag];
   if (!text) {
     const [table, key] = BALANCE_ROWS[a.kind];
     const p = (n: number) => (postgres ? `$${n}` : '?');
-    text = a.limited
+    text = texts[flag] = a.limited
       ? `update "${table}" set "used_quota" = "used_quota" + ${p(1)}, "quota" = "quota" - ${p(2)} where "${key}" = ${p(3)}`
       : `update "${table}" set "used_quota" = "used_quota" + ${p(1)} where "${key}" = ${p(2)}`;
-    debitTexts.set(cacheKey, text);
   }
   return CompiledQuery.raw(text, a.limited ? [amount, amount, a.id] : [amount, a.id]);
 }

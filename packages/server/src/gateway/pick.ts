@@ -113,6 +113,28 @@ export class Tried {
 const counters = new Map<string, number>();
 const weights = new Map<string, Map<string, number>>();
 
+/**
+ * The names of the candidate sets, kept with the snapshot objects they are made of (a reload makes new
+ * objects, whose names come out the same): a name built for every pick was hashed anew by each look-up.
+ */
+const agentSets = new WeakMap<SnapModel, Map<SnapGroup | null, string>>();
+const keySets = new WeakMap<SnapAgent, string>();
+const directSets = new WeakMap<SnapModel, string>();
+
+function agentSetOf(model: SnapModel, group: SnapGroup | null): string {
+  let byGroup = agentSets.get(model);
+  if (!byGroup) agentSets.set(model, (byGroup = new Map()));
+  let name = byGroup.get(group);
+  if (name === undefined) byGroup.set(group, (name = `agents:${group?.id ?? ''}:${model.id}`));
+  return name;
+}
+
+function setOf<T extends object>(names: WeakMap<T, string>, of: T, make: (of: T) => string): string {
+  let name = names.get(of);
+  if (name === undefined) names.set(of, (name = make(of)));
+  return name;
+}
+
 /** Nginx's smooth weighted round robin: even spreading without bursts on the heaviest. */
 function smoothWeighted<T extends { id: string; weight: number }>(setKey: string, items: T[]): T {
   let state = weights.get(setKey);
@@ -201,11 +223,11 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
     let keyless = false;
     // An agent whose keys are all held back is passed over for the next one.
     while (open.length) {
-      const agent = choose(strategy, `agents:${group?.id ?? ''}:${model.id}`, untried(open, tried.agents));
+      const agent = choose(strategy, agentSetOf(model, group), untried(open, tried.agents));
       const enabledKeys = kept(snapshot.agentKeys.get(agent.id) ?? [], (k) => k.status === Status.Normal);
       const keys = held.filter(enabledKeys, (id) => gate.key(id, now), keyBreaker);
       if (keys.length) {
-        const key = choose(agent.lb_strategy, `keys:${agent.id}`, untried(keys, tried.keys));
+        const key = choose(agent.lb_strategy, setOf(keySets, agent, (a) => `keys:${a.id}`), untried(keys, tried.keys));
         return routeFor(snapshot, model, requested, agent, key, held.probesOf(agentBreaker(agent.id), keyBreaker(key.id)));
       }
       keyless ||= !enabledKeys.length;
@@ -221,6 +243,6 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
     keyBreaker,
   );
   if (!keys.length) throw held.any ? held.error(now, 'key') : new GatewayError(503, 'no_available_key', 'No key is available for this model right now.');
-  const key = choose(LbStrategy.Weight, `direct:${model.id}`, untried(keys, tried.keys));
+  const key = choose(LbStrategy.Weight, setOf(directSets, model, (m) => `direct:${m.id}`), untried(keys, tried.keys));
   return routeFor(snapshot, model, requested, null, key, held.probesOf(keyBreaker(key.id)));
 }

@@ -17,11 +17,11 @@ describe('app keys on one connection', () => {
     await w?.close();
   });
 
-  const chat = async (key: string) => {
+  const chat = async (key: string, scheme = 'Bearer') => {
     const res = await conn.request({
       path: '/v1/chat/completions',
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      headers: { 'content-type': 'application/json', authorization: `${scheme} ${key}` },
       body: JSON.stringify({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }] }),
     });
     const body = (await res.body.json()) as { error?: { code?: string } };
@@ -40,10 +40,13 @@ describe('app keys on one connection', () => {
     expect(await chat(w.key)).toEqual({ status: 200, code: undefined });
     expect(await chat(second)).toEqual({ status: 200, code: undefined });
     expect(await chat(`${w.key}x`)).toEqual({ status: 401, code: 'invalid_api_key' });
+    // The scheme's letters in any case; another scheme is no key.
+    expect(await chat(w.key, 'bEaReR')).toEqual({ status: 200, code: undefined });
+    expect(await chat(w.key, 'Basic')).toEqual({ status: 401, code: 'missing_api_key' });
 
     await w.flush();
     const logs = await w.server.app.ctx.db.selectFrom('call_logs').innerJoin('app_keys', 'app_keys.id', 'call_logs.app_key_id').select(['app_keys.remark']).orderBy('call_logs.req_time').execute();
-    expect(logs.map((l) => l.remark)).toEqual(['', '', 'second']);
+    expect(logs.map((l) => l.remark)).toEqual(['', '', 'second', '']);
 
     const [row] = (await w.user.post('/api/v1/key/page', { type: 1, remark: 'second' })).body.data.items as { id: string }[];
     expect((await w.user.post('/api/v1/app/key/batch/operate', { action: 'status', ids: [row!.id], value: 2 })).body.code).toBe(0);

@@ -9,7 +9,9 @@
 // What carries over to a native run is the main thread's count (and the SQLite writer thread's): callgrind
 // runs one thread at a time, so V8's helper threads spin far longer than they do natively, and their
 // figures are printed for completeness only. Instructions are not time either: cache misses and the kernel's
-// work (system calls, waking other processes) are not in them.
+// work (system calls, waking other processes) are not in them. Run it alone: with a second valgrind beside it
+// the gateway's count read ~10 % higher (V8's compiler and collector work on timers; docs/BENCHMARKS.md,
+// twenty-first session).
 //
 // The warm-up is long because under valgrind V8's optimising compiler, on helper threads that wait for their
 // turn, keeps finishing code for thousands of calls: the main thread's count falls until then. The counted

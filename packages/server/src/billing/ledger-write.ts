@@ -59,8 +59,9 @@ let lastLayout: Layout | undefined;
 
 /** The layout `rows` share and their values, when every row carries the same plain columns in the same order, none undefined. */
 function layoutOf(rows: readonly NewCallLog[]): { layout: Layout; parameters: unknown[] } | undefined {
-  const last = lastLayout && valuesOf(rows, lastLayout.columns);
-  if (last) return { layout: lastLayout!, parameters: last };
+  const last = lastLayout;
+  const values = last && valuesOf(rows, last.columns);
+  if (last && values) return { layout: last, parameters: values };
   const columns = Object.keys(rows[0] ?? {}) as (keyof NewCallLog)[];
   const parameters = columns.length > 0 && columns.every((c) => IDENTIFIER.test(c)) ? valuesOf(rows, columns) : undefined;
   if (!parameters) return undefined;

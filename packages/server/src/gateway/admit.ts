@@ -27,7 +27,7 @@ function presentedKey(request: FastifyRequest): string {
   const h = request.headers;
   const auth = h.authorization ?? '';
   // The scheme is case-insensitive; only its seven letters are lowered, not the whole header.
-  if (auth.length >= 7 && (auth.startsWith('Bearer ') || auth.slice(0, 7).toLowerCase() === 'bearer ')) return auth.slice(7).trim();
+  if (auth.startsWith('Bearer ') || auth.slice(0, 7).toLowerCase() === 'bearer ') return auth.slice(7).trim();
   for (const name of ['x-api-key', 'api-key', 'x-goog-api-key']) {
     const v = h[name];
     if (typeof v === 'string' && v.trim()) return v.trim();

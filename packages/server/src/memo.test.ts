@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { boundedMemo, boundedTextMemo } from './memo';
+import { boundedMemo, boundedTextMemo, keptWith } from './memo';
 
 describe.each([
   ['boundedMemo', boundedMemo<string, object>],
@@ -22,5 +22,17 @@ describe.each([
     expect(get('select 1')).not.toBe(a);
     expect(get('select 3')).toMatchObject({ n: 4 });
     expect(made).toBe(5);
+  });
+});
+
+describe('keptWith', () => {
+  it('makes a value once per object, and again for another object alike', () => {
+    let made = 0;
+    const nameOf = keptWith((o: { id: string }) => `${o.id}:${++made}`);
+    const a = { id: 'a' };
+    expect(nameOf(a)).toBe('a:1');
+    expect(nameOf(a)).toBe('a:1');
+    expect(nameOf({ id: 'a' })).toBe('a:2');
+    expect(made).toBe(2);
   });
 });

@@ -13,6 +13,20 @@ export function boundedMemo<K, V>(max: number, make: (key: K) => V): (key: K) =>
 }
 
 /**
+ * A value derived from an object, made once and kept as long as the object lives (a WeakMap): for the
+ * objects a call reuses call after call (snapshot rows, the accounts a key charges), whose derived strings
+ * would otherwise be built and hashed anew on every look-up.
+ */
+export function keptWith<T extends object, V>(make: (of: T) => V): (of: T) => V {
+  const kept = new WeakMap<T, V>();
+  return (of) => {
+    let value = kept.get(of);
+    if (value === undefined) kept.set(of, (value = make(of)));
+    return value;
+  };
+}
+
+/**
  * boundedMemo for long texts that arrive as new strings every time (statement texts posted to the SQLite
  * writer thread, ~30 KB for a 100-row insert): a Map hashes a new string whole on each look-up, where
  * finding the few entries of the same length and comparing them costs a fraction of that.

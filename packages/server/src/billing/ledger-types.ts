@@ -4,6 +4,7 @@
 // counts from (the gateway's snapshot implements `Balances`).
 import type { Ctx } from '../context';
 import type { NewCallLog } from '../db/schema';
+import { keptWith } from '../memo';
 
 /** A balance the gateway can charge. `limited` balances are checked before a call; the others only count usage. */
 export type AccountRef =
@@ -13,17 +14,11 @@ export type AccountRef =
   | { kind: 'app_key'; id: string; hash: string; limited: boolean }
   | { kind: 'group'; id: string; limited: boolean };
 
-const accountKeys = new WeakMap<AccountRef, string>();
-
 /**
  * An account's key in the stores' maps, made once per AccountRef: a call looks each of its accounts up a
  * dozen times (hold, settle, the unflushed sums), and the gateway keeps a key's accounts between calls.
  */
-export function accountKey(a: AccountRef): string {
-  let key = accountKeys.get(a);
-  if (key === undefined) accountKeys.set(a, (key = `${a.kind}:${a.id}`));
-  return key;
-}
+export const accountKey = keptWith((a: AccountRef): string => `${a.kind}:${a.id}`);
 
 export interface Reservation {
   traceId: string;

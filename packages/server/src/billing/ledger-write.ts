@@ -7,6 +7,7 @@ import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { callLogConflict } from '../db/call-log-partitions';
 import { isPostgres } from '../db/migrations/dialect';
 import type { Database, NewCallLog } from '../db/schema';
+import { keptWith } from '../memo';
 import { accountKey, type AccountRef, type Balances, type Debit, type Entry } from './ledger-types';
 
 const logId = (l: { trace_id: string; attempt: number }) => `${l.trace_id}:${l.attempt}`;
@@ -159,17 +160,8 @@ export async function applyDebits(trx: Transaction<Database>, entries: Entry[]):
   return totals;
 }
 
-const debitKeys = new WeakMap<AccountRef, string>();
-
-/**
- * An account and its `limited` flag, kept with the account object (the same objects call after call, as
- * accountKey's): a key built for every debit was hashed anew by every look-up.
- */
-function debitKey(a: AccountRef): string {
-  let key = debitKeys.get(a);
-  if (key === undefined) debitKeys.set(a, (key = `${accountKey(a)}:${a.limited ? 1 : 0}`));
-  return key;
-}
+/** An account and its `limited` flag, kept with the account object as accountKey is. */
+const debitKey = keptWith((a: AccountRef): string => `${accountKey(a)}:${a.limited ? 1 : 0}`);
 
 /** The debits of `entries` summed per account, and one relative UPDATE per account, in key order. */
 function debitStatements(db: Kysely<Database>, entries: Entry[]): { statements: CompiledQuery[]; totals: Debit[] } {
@@ -197,8 +189,19 @@ const BALANCE_ROWS: Record<AccountRef['kind'], readonly [table: string, key: str
   app_key: ['app_keys', 'id'],
   group: ['groups', 'id'],
 };
-/** The statement texts by dialect, kind of account and flag (no key string built per statement). */
-const debitTexts = { pg: new Map<AccountRef['kind'], [string?, string?]>(), sqlite: new Map<AccountRef['kind'], [string?, string?]>() };
+/** Each kind of account's statement texts in one dialect: [usage only, usage and balance]. Made once. */
+function debitTexts(postgres: boolean): Record<AccountRef['kind'], readonly [string, string]> {
+  const p = (n: number) => (postgres ? `$${n}` : '?');
+  const texts = Object.entries(BALANCE_ROWS).map(([kind, [table, key]]) => [
+    kind,
+    [
+      `update "${table}" set "used_quota" = "used_quota" + ${p(1)} where "${key}" = ${p(2)}`,
+      `update "${table}" set "used_quota" = "used_quota" + ${p(1)}, "quota" = "quota" - ${p(2)} where "${key}" = ${p(3)}`,
+    ],
+  ]);
+  return Object.fromEntries(texts) as Record<AccountRef['kind'], readonly [string, string]>;
+}
+const DEBIT_TEXTS = { pg: debitTexts(true), sqlite: debitTexts(false) };
 
 /**
  * `update "users" set "used_quota" = "used_quota" + ?, "quota" = "quota" - ? where "user_id" = ?` and the
@@ -207,18 +210,7 @@ const debitTexts = { pg: new Map<AccountRef['kind'], [string?, string?]>(), sqli
  * the user's balance always goes down.
  */
 export function debitStatement(postgres: boolean, a: AccountRef, amount: number): CompiledQuery {
-  const byKind = postgres ? debitTexts.pg : debitTexts.sqlite;
-  let texts = byKind.get(a.kind);
-  if (!texts) byKind.set(a.kind, (texts = []));
-  const flag = a.limited ? 1 : 0;
-  let text = texts[flag];
-  if (!text) {
-    const [table, key] = BALANCE_ROWS[a.kind];
-    const p = (n: number) => (postgres ? `$${n}` : '?');
-    text = texts[flag] = a.limited
-      ? `update "${table}" set "used_quota" = "used_quota" + ${p(1)}, "quota" = "quota" - ${p(2)} where "${key}" = ${p(3)}`
-      : `update "${table}" set "used_quota" = "used_quota" + ${p(1)} where "${key}" = ${p(2)}`;
-  }
+  const text = DEBIT_TEXTS[postgres ? 'pg' : 'sqlite'][a.kind][a.limited ? 1 : 0];
   return CompiledQuery.raw(text, a.limited ? [amount, amount, a.id] : [amount, a.id]);
 }
 

@@ -9,6 +9,7 @@ import { LbStrategy } from '@fastgate/core/entities/catalogue';
 import type { WireApi } from '@fastgate/core/entities/model-agent';
 import { agentBreaker, availability, keyBreaker, type Availability } from '../breakers/index';
 import { retryAfterSeconds } from '../limits/types';
+import { keptWith } from '../memo';
 import type { UpstreamTarget } from '../providers/types';
 import { GatewayError } from './errors';
 import type { SnapAgent, SnapGroup, SnapKey, SnapModel, Snapshot } from './snapshot';
@@ -117,21 +118,14 @@ const weights = new Map<string, Map<string, number>>();
  * The names of the candidate sets, kept with the snapshot objects they are made of (a reload makes new
  * objects, whose names come out the same): a name built for every pick was hashed anew by each look-up.
  */
-const agentSets = new WeakMap<SnapModel, Map<SnapGroup | null, string>>();
-const keySets = new WeakMap<SnapAgent, string>();
-const directSets = new WeakMap<SnapModel, string>();
+const agentSetsOf = keptWith((_model: SnapModel) => new Map<SnapGroup | null, string>());
+const keySetOf = keptWith((agent: SnapAgent) => `keys:${agent.id}`);
+const directSetOf = keptWith((model: SnapModel) => `direct:${model.id}`);
 
 function agentSetOf(model: SnapModel, group: SnapGroup | null): string {
-  let byGroup = agentSets.get(model);
-  if (!byGroup) agentSets.set(model, (byGroup = new Map()));
+  const byGroup = agentSetsOf(model);
   let name = byGroup.get(group);
   if (name === undefined) byGroup.set(group, (name = `agents:${group?.id ?? ''}:${model.id}`));
-  return name;
-}
-
-function setOf<T extends object>(names: WeakMap<T, string>, of: T, make: (of: T) => string): string {
-  let name = names.get(of);
-  if (name === undefined) names.set(of, (name = make(of)));
   return name;
 }
 
@@ -227,7 +221,7 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
       const enabledKeys = kept(snapshot.agentKeys.get(agent.id) ?? [], (k) => k.status === Status.Normal);
       const keys = held.filter(enabledKeys, (id) => gate.key(id, now), keyBreaker);
       if (keys.length) {
-        const key = choose(agent.lb_strategy, setOf(keySets, agent, (a) => `keys:${a.id}`), untried(keys, tried.keys));
+        const key = choose(agent.lb_strategy, keySetOf(agent), untried(keys, tried.keys));
         return routeFor(snapshot, model, requested, agent, key, held.probesOf(agentBreaker(agent.id), keyBreaker(key.id)));
       }
       keyless ||= !enabledKeys.length;
@@ -243,6 +237,6 @@ export function pick(snapshot: Snapshot, model: SnapModel, group: SnapGroup | nu
     keyBreaker,
   );
   if (!keys.length) throw held.any ? held.error(now, 'key') : new GatewayError(503, 'no_available_key', 'No key is available for this model right now.');
-  const key = choose(LbStrategy.Weight, setOf(directSets, model, (m) => `direct:${m.id}`), untried(keys, tried.keys));
+  const key = choose(LbStrategy.Weight, directSetOf(model), untried(keys, tried.keys));
   return routeFor(snapshot, model, requested, null, key, held.probesOf(keyBreaker(key.id)));
 }

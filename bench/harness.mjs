@@ -175,8 +175,8 @@ export async function startBareProxy(port, upstreamUrl, o = {}) {
 /**
  * The product from its bundle, in its own process, SQLite under dataDir (or PostgreSQL at `databaseUrl`).
  * `env` adds settings on top (e.g. REDIS_URL and a MASTER_KEY shared by several instances).
- * `launcher` and `readyMs` as for startBareProxy.
- * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[], env?: Record<string, string>, launcher?: string[], readyMs?: number }} o
+ * `launcher` and `readyMs` as for startBareProxy; `bundle` another build than BENCH_BUNDLE's or this checkout's (bench/ab.mjs).
+ * @param {{ port: number, host?: string, dataDir: string, databaseUrl?: string, adminPassword: string, logLevel: string, webDist?: string, nodeArgs?: string[], env?: Record<string, string>, launcher?: string[], readyMs?: number, bundle?: string }} o
  */
 export async function startProduct(o) {
   const env = { ...process.env };
@@ -195,7 +195,7 @@ export async function startProduct(o) {
   });
   if (o.databaseUrl) env.DATABASE_URL = o.databaseUrl;
   Object.assign(env, o.env);
-  const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), process.env.BENCH_BUNDLE ?? BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l), launcher: o.launcher });
+  const proc = startNode('product', [...startFlags(), ...(o.nodeArgs ?? []), o.bundle ?? process.env.BENCH_BUNDLE ?? BUNDLE], { env, echo: (l) => (/"level":(4|5|6)0/.test(l) && !l.includes('console is not built')) || /^\s*(Error|at )/.test(l), launcher: o.launcher });
   const url = `http://127.0.0.1:${o.port}`;
   await waitReady(proc, `${url}/health`, o.readyMs);
   return { proc, url };
@@ -272,13 +272,14 @@ async function loggedCode(/** @type {Proc} */ proc, /** @type {string} */ email)
  * (a deal record, as every balance must have: `npm run ledger:verify` holds on the result); then that
  * user's app with its key, under `rateLimits` when given (the app's limits: rps, rpm, tpm, …).
  * @param {{ proc: Proc, url: string }} product
- * @param {{ mockUrl: string, adminPassword: string, model: string, userEmail: string, userPassword: string, quota: number, corpName?: string, rateLimits?: Record<string, number> }} o
+ * `statisticsOff` switches the statistics job off (default: BENCH_STATS_OFF).
+ * @param {{ mockUrl: string, adminPassword: string, model: string, userEmail: string, userPassword: string, quota: number, corpName?: string, rateLimits?: Record<string, number>, statisticsOff?: boolean }} o
  */
 export async function configure(product, o) {
   const admin = new Client(product.url);
   admin.token = (await admin.ok('/api/v1/auth/login', { account: 'admin', password: o.adminPassword, channel: 'admin', method: 'account' })).token;
   // bench/run.mjs's BENCH_STATS_OFF: the statistics job's share of a run, measured by its absence.
-  if (process.env.BENCH_STATS_OFF) await admin.ok('/api/v1/sys/config/update', { action: 'statistics', statistics: { open: false } });
+  if (o.statisticsOff ?? process.env.BENCH_STATS_OFF) await admin.ok('/api/v1/sys/config/update', { action: 'statistics', statistics: { open: false } });
   // corpName: another vendor name when the store already has an "OpenAI" (bench/logs.mjs on a seeded store).
   const corp = (await admin.ok('/api/v1/corp/create', { name: o.corpName ?? 'OpenAI', code: 'OpenAI', is_public: true })).id;
   const model = (

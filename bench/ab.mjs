@@ -1,0 +1,156 @@
+// @ts-check
+// `npm run bench:ab -- <revision A> [<revision B>]`: two builds of the product side by side, with the bare
+// proxy, at concurrency 64, in turns. `npm run bench` measures one build's CPU a call in two 5 s rounds, and
+// on the shared machines that figure swings by a fifth between runs (docs/BENCHMARKS.md): a change worth a
+// few per cent cannot be told from that. Here both builds run in the same session against the same mock,
+// round after round, in the six orders in turn (so a burst of background load, or a party still finishing
+// its last batch, hits every party alike), each party's turn starting once every party is idle. What is
+// reported is the ratio B/A of each round, with their median and mean: the noise the builds share cancels
+// round by round. Each figure is split into the main thread and the rest (the SQLite writer thread, V8's
+// helpers), read from /proc/<pid>/task.
+//
+// A revision is anything git names (a commit, a branch, HEAD~3); it is built in a temporary worktree by its
+// own build script, with this checkout's node_modules. "." (the default for B) is the working tree as it is.
+//
+// The statistics job is switched off in both: it reads the rows back every 10 s, and a round it falls in cost
+// a fifth more than one it did not. BENCH_AB_STATISTICS=1 keeps it on, for a change to the job itself.
+//
+// Environment: BENCH_AB_ROUNDS rounds (default 12: each order twice) of BENCH_AB_SECONDS (default 5) per
+// party, after a warm-up of 8 s each; BENCH_AB_STATISTICS=1.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as h from './harness.mjs';
+import { chatBody, load, loadTool, procStats, settle } from './load.mjs';
+
+const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 12);
+const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
+const WARMUP_SECONDS = 8;
+const MODEL = 'gpt-bench';
+const PASSWORD = 'Bench#12345';
+const OUT = h.at('bench/out');
+const STATISTICS = process.env.BENCH_AB_STATISTICS === '1';
+
+const [revA, revB = '.'] = process.argv.slice(2);
+if (!revA) {
+  console.error('usage: npm run bench:ab -- <revision A> [<revision B>, default: the working tree]');
+  process.exit(2);
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-ab-'));
+const git = (/** @type {string[]} */ ...args) => execFileSync('git', args, { cwd: h.root, encoding: 'utf8' }).trim();
+/** @type {string[]} */
+const worktrees = [];
+
+/** The bundle of a revision: the working tree's own (rebuilt when stale), or one built in a worktree. */
+async function bundleOf(/** @type {string} */ rev) {
+  if (rev === '.') {
+    await h.ensureBundle();
+    return h.BUNDLE;
+  }
+  const commit = git('rev-parse', '--verify', `${rev}^{commit}`);
+  const dir = path.join(work, commit.slice(0, 12));
+  if (!fs.existsSync(dir)) {
+    git('worktree', 'add', '--detach', dir, commit);
+    worktrees.push(dir);
+    // The revision's sources with this checkout's dependencies (a revision that changed them is not comparable here).
+    fs.symlinkSync(h.at('node_modules'), path.join(dir, 'node_modules'));
+    console.log(`Building ${rev} (${commit.slice(0, 12)})…`);
+    execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: dir, stdio: 'inherit' });
+  }
+  return path.join(dir, 'packages/server/dist/main.mjs');
+}
+
+/** CPU seconds of a process's main thread (its first task), from /proc. */
+function mainThreadSec(/** @type {number} */ pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/**
+ * @typedef {{ name: string, url: string, key: string, pid: number, cpu: number[], main: number[] }} Party
+ */
+
+/** A product from `bundle`, configured like `npm run bench` configures it, in its own data folder. */
+async function product(/** @type {string} */ name, /** @type {string} */ bundle, /** @type {string} */ mockUrl) {
+  const dataDir = fs.mkdtempSync(path.join(work, 'data-'));
+  const port = await h.freePort();
+  const setup = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info', bundle });
+  const { appKey } = await h.configure(setup, { mockUrl, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT, statisticsOff: !STATISTICS });
+  await setup.proc.stop();
+  const p = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', bundle });
+  /** @type {Party} */
+  const party = { name, url: p.url, key: appKey, pid: p.proc.pid, cpu: [], main: [] };
+  return party;
+}
+
+const mean = (/** @type {number[]} */ v) => v.reduce((a, b) => a + b, 0) / v.length;
+const sd = (/** @type {number[]} */ v) => Math.sqrt(v.reduce((a, b) => a + (b - mean(v)) ** 2, 0) / Math.max(1, v.length - 1));
+const us = (/** @type {number} */ v) => `${Math.round(v)} µs`;
+
+async function main() {
+  const tool = loadTool();
+  if (tool !== 'wrk') console.log('(wrk is not installed: autocannon generates the load, in this process’s machine share)');
+  const bundles = { A: await bundleOf(revA), B: await bundleOf(revB) };
+  const mock = await h.startMock(await h.freePort());
+  const A = await product('A', bundles.A, mock.url);
+  const B = await product('B', bundles.B, mock.url);
+  const bare = await h.startBareProxy(await h.freePort(), mock.url);
+  /** @type {Party} */
+  const bareP = { name: 'bare', url: bare.url, key: 'sk-direct', pid: bare.proc.pid, cpu: [], main: [] };
+  const parties = [A, B, bareP];
+  const body = chatBody(MODEL);
+  console.log(`Concurrency 64 (${tool}): ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SECONDS} s per party, in turns…`);
+  for (const p of parties) await load({ url: p.url, key: p.key, connections: 64, seconds: WARMUP_SECONDS, body }, tool);
+  // The six orders in turn, so that each party follows each other one as often (a product still finishing
+  // its last batch or collection slows the next party on the other core).
+  const orders = [[A, B, bareP], [B, bareP, A], [bareP, A, B], [A, bareP, B], [B, A, bareP], [bareP, B, A]];
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const p of orders[r % orders.length]) {
+      for (const q of parties) await settle(q.pid);
+      const cpu0 = procStats(p.pid).cpuSec;
+      const main0 = mainThreadSec(p.pid);
+      const res = await load({ url: p.url, key: p.key, connections: 64, seconds: SECONDS, body }, tool);
+      if (res.ok === 0) throw new Error(`${p.name}: no answer succeeded in round ${r + 1}`);
+      p.cpu.push(((procStats(p.pid).cpuSec - cpu0) * 1e6) / res.ok);
+      p.main.push(((mainThreadSec(p.pid) - main0) * 1e6) / res.ok);
+    }
+  }
+  const perRound = A.cpu.map((a, i) => B.cpu[i] / a);
+  const r = mean(perRound);
+  const sorted = [...perRound].sort((x, y) => x - y);
+  const median = (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2;
+  const half = (2 * sd(perRound)) / Math.sqrt(perRound.length);
+  const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
+  const lines = [
+    `## A/B at concurrency 64: A = ${revA}, B = ${revB === '.' ? 'the working tree' : revB}`,
+    '',
+    row(['Party', 'CPU a call (mean of rounds)', 'Main thread', 'Other threads', '/ bare', 'Rounds']),
+    row(Array(6).fill('---')),
+    ...parties.map((p) => row([p.name, us(mean(p.cpu)), us(mean(p.main)), us(mean(p.cpu) - mean(p.main)), `${(mean(p.cpu) / mean(bareP.cpu)).toFixed(2)}×`, p.cpu.map((c) => Math.round(c)).join(', ')])),
+    '',
+    `- **B / A: ${median.toFixed(3)}**, the median of the rounds' ratios (a round now and then runs a fifth slower than the rest, on any party); their mean ${r.toFixed(3)} ±${half.toFixed(3)} (two standard errors); per round ${perRound.map((x) => x.toFixed(2)).join(', ')}.`,
+    `- The statistics job ${STATISTICS ? 'on' : 'off'} in both; ${ROUNDS} rounds of ${SECONDS} s per party in turns after ${WARMUP_SECONDS} s of warm-up each; ${tool}, 64 connections; Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}; load average ${os.loadavg()[0].toFixed(2)} at the end; ${new Date().toISOString()}.`,
+    '- CPU a call: the process\'s utime + stime over its 2xx answers; the main thread is the process\'s first task.',
+  ];
+  console.log(`\n${lines.join('\n')}`);
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'ab.md'), `${lines.join('\n')}\n`);
+  console.log('\nWritten to bench/out/ab.md');
+}
+
+const cleanup = async () => {
+  await h.stopAll();
+  for (const dir of worktrees) git('worktree', 'remove', '--force', dir);
+  fs.rmSync(work, { recursive: true, force: true });
+};
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => void cleanup().finally(() => process.exit(130)));
+}
+try {
+  await main();
+} finally {
+  await cleanup();
+}

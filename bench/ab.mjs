@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
-import { chatBody, load, loadTool, procStats, settle } from './load.mjs';
+import { chatBody, load, loadTool, mainThreadCpuSec, procStats, settle } from './load.mjs';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 12);
 const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
@@ -62,18 +62,14 @@ async function bundleOf(/** @type {string} */ rev) {
   return path.join(dir, 'packages/server/dist/main.mjs');
 }
 
-/** CPU seconds of a process's main thread (its first task), from /proc. */
-function mainThreadSec(/** @type {number} */ pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / 100;
-}
-
 /**
  * @typedef {{ name: string, url: string, key: string, pid: number, cpu: number[], main: number[] }} Party
  */
 
-/** A product from `bundle`, configured like `npm run bench` configures it, in its own data folder. */
+/**
+ * A product from `bundle`, configured like `npm run bench` configures it, in its own data folder.
+ * @returns {Promise<Party>}
+ */
 async function product(/** @type {string} */ name, /** @type {string} */ bundle, /** @type {string} */ mockUrl) {
   const dataDir = fs.mkdtempSync(path.join(work, 'data-'));
   const port = await h.freePort();
@@ -81,18 +77,19 @@ async function product(/** @type {string} */ name, /** @type {string} */ bundle,
   const { appKey } = await h.configure(setup, { mockUrl, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT, statisticsOff: !STATISTICS });
   await setup.proc.stop();
   const p = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', bundle });
-  /** @type {Party} */
-  const party = { name, url: p.url, key: appKey, pid: p.proc.pid, cpu: [], main: [] };
-  return party;
+  return { name, url: p.url, key: appKey, pid: p.proc.pid, cpu: [], main: [] };
 }
 
 const mean = (/** @type {number[]} */ v) => v.reduce((a, b) => a + b, 0) / v.length;
-const sd = (/** @type {number[]} */ v) => Math.sqrt(v.reduce((a, b) => a + (b - mean(v)) ** 2, 0) / Math.max(1, v.length - 1));
+const sd = (/** @type {number[]} */ v) => {
+  const m = mean(v);
+  return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, v.length - 1));
+};
 const us = (/** @type {number} */ v) => `${Math.round(v)} µs`;
 
 async function main() {
   const tool = loadTool();
-  if (tool !== 'wrk') console.log('(wrk is not installed: autocannon generates the load, in this process’s machine share)');
+  if (tool !== 'wrk') console.log('(wrk is not installed: autocannon generates the load)');
   const bundles = { A: await bundleOf(revA), B: await bundleOf(revB) };
   const mock = await h.startMock(await h.freePort());
   const A = await product('A', bundles.A, mock.url);
@@ -111,11 +108,11 @@ async function main() {
     for (const p of orders[r % orders.length]) {
       for (const q of parties) await settle(q.pid);
       const cpu0 = procStats(p.pid).cpuSec;
-      const main0 = mainThreadSec(p.pid);
+      const main0 = mainThreadCpuSec(p.pid);
       const res = await load({ url: p.url, key: p.key, connections: 64, seconds: SECONDS, body }, tool);
       if (res.ok === 0) throw new Error(`${p.name}: no answer succeeded in round ${r + 1}`);
       p.cpu.push(((procStats(p.pid).cpuSec - cpu0) * 1e6) / res.ok);
-      p.main.push(((mainThreadSec(p.pid) - main0) * 1e6) / res.ok);
+      p.main.push(((mainThreadCpuSec(p.pid) - main0) * 1e6) / res.ok);
     }
   }
   const perRound = A.cpu.map((a, i) => B.cpu[i] / a);

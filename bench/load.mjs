@@ -9,16 +9,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as h from './harness.mjs';
 
+/** CPU seconds (utime + stime) in a /proc `stat` file: a process's, or one of its threads' (`task/<tid>/stat`). */
+function statCpuSec(/** @type {string} */ file) {
+  // utime and stime are fields 14 and 15, counted after the ")" that ends the command name.
+  const stat = fs.readFileSync(file, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100;
+}
+
+/** CPU seconds of a process's main thread (its first task) so far (Linux). */
+export const mainThreadCpuSec = (/** @type {number} */ pid) => statCpuSec(`/proc/${pid}/task/${pid}/stat`);
+
 /** Kernel accounting of a process (Linux): resident set now and its high-water mark, CPU seconds used. */
 export function procStats(/** @type {number} */ pid) {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (/** @type {string} */ field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    // utime and stime are fields 14 and 15, counted after the ")" that ends the command name.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(f[11]) + Number(f[12]);
-    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, cpuSec: ticks / 100 };
+    return { rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024, cpuSec: statCpuSec(`/proc/${pid}/stat`) };
   } catch {
     return { rssMb: NaN, hwmMb: NaN, cpuSec: NaN };
   }

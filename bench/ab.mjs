@@ -16,7 +16,9 @@
 // a fifth more than one it did not. BENCH_AB_STATISTICS=1 keeps it on, for a change to the job itself.
 //
 // Environment: BENCH_AB_ROUNDS rounds (default 12: each order twice) of BENCH_AB_SECONDS (default 5) per
-// party, after a warm-up of 8 s each; BENCH_AB_STATISTICS=1.
+// party, after a warm-up of 8 s each; BENCH_AB_STATISTICS=1; BENCH_AB_NODE_ARGS_A and BENCH_AB_NODE_ARGS_B,
+// Node flags added after `npm start`'s for that build (the same revision twice with two flags compares the
+// flags: `BENCH_AB_NODE_ARGS_B=--max-semi-space-size=16 npm run bench:ab -- HEAD HEAD`).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +33,8 @@ const MODEL = 'gpt-bench';
 const PASSWORD = 'Bench#12345';
 const OUT = h.at('bench/out');
 const STATISTICS = process.env.BENCH_AB_STATISTICS === '1';
+/** Extra Node flags for build A or B. */
+const nodeArgs = (/** @type {'A' | 'B'} */ name) => (process.env[`BENCH_AB_NODE_ARGS_${name}`] ?? '').split(' ').filter(Boolean);
 
 const [revA, revB = '.'] = process.argv.slice(2);
 if (!revA) {
@@ -70,13 +74,13 @@ async function bundleOf(/** @type {string} */ rev) {
  * A product from `bundle`, configured like `npm run bench` configures it, in its own data folder.
  * @returns {Promise<Party>}
  */
-async function product(/** @type {string} */ name, /** @type {string} */ bundle, /** @type {string} */ mockUrl) {
+async function product(/** @type {'A' | 'B'} */ name, /** @type {string} */ bundle, /** @type {string} */ mockUrl) {
   const dataDir = fs.mkdtempSync(path.join(work, 'data-'));
   const port = await h.freePort();
   const setup = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info', bundle });
   const { appKey } = await h.configure(setup, { mockUrl, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT, statisticsOff: !STATISTICS });
   await setup.proc.stop();
-  const p = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', bundle });
+  const p = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', bundle, nodeArgs: nodeArgs(name) });
   return { name, url: p.url, key: appKey, pid: p.proc.pid, cpu: [], main: [] };
 }
 
@@ -122,11 +126,11 @@ async function main() {
   const half = (2 * sd(perRound)) / Math.sqrt(perRound.length);
   const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
   const lines = [
-    `## A/B at concurrency 64: A = ${revA}, B = ${revB === '.' ? 'the working tree' : revB}`,
+    `## A/B at concurrency 64: A = ${revA}${nodeArgs('A').length ? ` (${nodeArgs('A').join(' ')})` : ''}, B = ${revB === '.' ? 'the working tree' : revB}${nodeArgs('B').length ? ` (${nodeArgs('B').join(' ')})` : ''}`,
     '',
-    row(['Party', 'CPU a call (mean of rounds)', 'Main thread', 'Other threads', '/ bare', 'Rounds']),
-    row(Array(6).fill('---')),
-    ...parties.map((p) => row([p.name, us(mean(p.cpu)), us(mean(p.main)), us(mean(p.cpu) - mean(p.main)), `${(mean(p.cpu) / mean(bareP.cpu)).toFixed(2)}×`, p.cpu.map((c) => Math.round(c)).join(', ')])),
+    row(['Party', 'CPU a call (mean of rounds)', 'Main thread', 'Other threads', '/ bare', 'Peak RSS', 'Rounds']),
+    row(Array(7).fill('---')),
+    ...parties.map((p) => row([p.name, us(mean(p.cpu)), us(mean(p.main)), us(mean(p.cpu) - mean(p.main)), `${(mean(p.cpu) / mean(bareP.cpu)).toFixed(2)}×`, `${Math.round(procStats(p.pid).hwmMb)} MB`, p.cpu.map((c) => Math.round(c)).join(', ')])),
     '',
     `- **B / A: ${median.toFixed(3)}**, the median of the rounds' ratios (a round now and then runs a fifth slower than the rest, on any party); their mean ${r.toFixed(3)} ±${half.toFixed(3)} (two standard errors); per round ${perRound.map((x) => x.toFixed(2)).join(', ')}.`,
     `- The statistics job ${STATISTICS ? 'on' : 'off'} in both; ${ROUNDS} rounds of ${SECONDS} s per party in turns after ${WARMUP_SECONDS} s of warm-up each; ${tool}, 64 connections; Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}; load average ${os.loadavg()[0].toFixed(2)} at the end; ${new Date().toISOString()}.`,

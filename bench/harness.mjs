@@ -162,10 +162,11 @@ export async function startMock(/** @type {number} */ port) {
  * The bare reference proxy (bench/bare-proxy.mjs) in its own process, in front of `upstreamUrl`, with the
  * Node flags `npm start` gives the product (so their memory is compared like for like).
  * @param {number} port @param {string} upstreamUrl
- * @param {{ launcher?: string[], readyMs?: number }} [o]  see startNode; how long it may take to answer
+ * @param {{ launcher?: string[], readyMs?: number, nodeArgs?: string[] }} [o]  see startNode; how long it may take to answer;
+ *   Node flags after `npm start`'s (bench/profile.mjs profiles it)
  */
 export async function startBareProxy(port, upstreamUrl, o = {}) {
-  const proc = startNode('bare-proxy', [...startFlags(), at('bench/bare-proxy.mjs'), String(port), upstreamUrl], { echo: (l) => /error/i.test(l), launcher: o.launcher });
+  const proc = startNode('bare-proxy', [...startFlags(), ...(o.nodeArgs ?? []), at('bench/bare-proxy.mjs'), String(port), upstreamUrl], { echo: (l) => /error/i.test(l), launcher: o.launcher });
   const url = `http://127.0.0.1:${port}`;
   // Passed through to the mock's /health.
   await waitReady(proc, `${url}/health`, o.readyMs);

@@ -1,0 +1,198 @@
+// @ts-check
+// `npm run bench:profile`: where the gateway's main thread spends its time at concurrency 64, beside the bare
+// proxy's (bench/bare-proxy.mjs), by the code the samples fall in: the kernel's socket writes, Node's own
+// library, undici, Fastify, our packages, the garbage collector. Each party runs alone under `--cpu-prof`;
+// only the samples of its measured window are counted, and their shares are turned into µs a call with the
+// main thread's CPU that /proc read over the same window. What the main thread does not do (the SQLite
+// writer thread, V8's helper threads) is one more line. The bundle's frames are mapped to their sources by
+// its source map (scripts/build-server.mjs writes one).
+//
+// A sampled run is slower than a plain one (the profiler's own work lands on the main thread, its sampling
+// thread among the others), and the parties run one after the other, not in turns: the rows say where the
+// time goes, `npm run bench` and `npm run bench:ab` say how much there is.
+//
+// Environment: BENCH_PROFILE_SECONDS (default 10) measured after an 8 s warm-up; BENCH_PROFILE_INTERVAL_US
+// (default 200) between samples; BENCH_PROFILE_STATISTICS=1 keeps the statistics job on (off by default,
+// as in bench:ab: a read-back falling in one window and not the other is noise here).
+import fs from 'node:fs';
+import { SourceMap } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import * as h from './harness.mjs';
+import { chatBody, load, loadTool, mainThreadCpuSec, procStats, settle } from './load.mjs';
+
+const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
+const INTERVAL_US = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 200);
+const STATISTICS = process.env.BENCH_PROFILE_STATISTICS === '1';
+const WARMUP_SECONDS = 8;
+const MODEL = 'gpt-bench';
+const PASSWORD = 'Bench#12345';
+const OUT = h.at('bench/out');
+
+/**
+ * @typedef {{ callFrame: { functionName: string, url: string, lineNumber: number, columnNumber: number }, id: number }} ProfileNode
+ * @typedef {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[], startTime: number }} Profile
+ * @typedef {{ name: string, calls: number, mainUs: number, otherUs: number, byGroup: Map<string, number>, byFile: Map<string, number>, busy: number }} Measured
+ */
+
+/** The group a source belongs to: the rows of the table. */
+function groupOf(/** @type {string} */ source) {
+  if (source === 'writev' || source === 'writeUtf8String' || source === 'writeBuffer' || source === 'writeLatin1String') return 'socket writes (the kernel)';
+  if (source === '(garbage collector)') return 'garbage collector (main thread)';
+  if (source === '(program)') return 'V8 outside JavaScript';
+  if (source.startsWith('node_modules/undici/')) return 'undici';
+  if (/^node_modules\/(fastify|find-my-way|avvio|secure-json-parse|light-my-request|fast-json-stringify|@fastify\/)/.test(source)) return 'Fastify';
+  if (source.startsWith('node_modules/')) return 'other dependencies';
+  if (source.startsWith('packages/') || source.startsWith('bench/')) return 'our code (bench/bare-proxy.mjs for the bare proxy)';
+  if (source.startsWith('wasm')) return 'llhttp (undici\'s HTTP parser, WebAssembly)';
+  return 'Node\'s library and its natives';
+}
+
+/** Where a frame's code comes from: a file under the repository, `node:…`, or V8's name for native work. */
+function sourceOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {SourceMap | undefined} */ map) {
+  const { url } = f;
+  if (url.endsWith('/dist/main.mjs') && map) {
+    const entry = map.findEntry(f.lineNumber, f.columnNumber);
+    const original = 'originalSource' in entry ? entry.originalSource : '';
+    return original.replace(/^.*?((?:node_modules|packages)\/)/, '$1').replace(/^\.\.\/src\//, 'packages/server/src/') || 'packages/server (unmapped)';
+  }
+  if (url.startsWith('node:')) return url;
+  if (url.includes('/node_modules/')) return url.replace(/^.*?\/node_modules\//, 'node_modules/');
+  if (url.includes('/bench/')) return url.replace(/^.*\/bench\//, 'bench/');
+  if (url.startsWith('wasm')) return 'wasm';
+  return f.functionName || '(native)';
+}
+
+/** The samples of `profile` taken between `from` and `to` (µs of the monotonic clock V8 stamps them with), by source. */
+function samplesBySource(/** @type {Profile} */ profile, /** @type {number} */ from, /** @type {number} */ to, /** @type {SourceMap | undefined} */ map) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  /** @type {Map<number, number>} */
+  const perNode = new Map();
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t >= from && t <= to) perNode.set(profile.samples[i], (perNode.get(profile.samples[i]) ?? 0) + 1);
+  }
+  /** @type {Map<string, number>} */
+  const bySource = new Map();
+  for (const [id, n] of perNode) {
+    const node = nodes.get(id);
+    if (!node) continue;
+    const source = sourceOf(node.callFrame, map);
+    bySource.set(source, (bySource.get(source) ?? 0) + n);
+  }
+  return bySource;
+}
+
+/** The newest profile in `dir`. */
+function readProfile(/** @type {string} */ dir) {
+  const file = fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
+  if (!file) throw new Error(`no CPU profile was written to ${dir}`);
+  return /** @type {Profile} */ (JSON.parse(fs.readFileSync(file, 'utf8')));
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Loads one party at c=64 for the warm-up and the measured window, stops it (its profile is written at exit)
+ * and attributes the window's samples.
+ * @param {string} name @param {{ proc: h.Proc, url: string }} party @param {string} key @param {string} dir @param {SourceMap | undefined} map
+ * @returns {Promise<Measured>}
+ */
+async function measure(name, party, key, dir, map) {
+  const body = chatBody(MODEL);
+  const tool = loadTool();
+  await load({ url: party.url, key, connections: 64, seconds: WARMUP_SECONDS, body }, tool);
+  await settle(party.proc.pid);
+  const cpu0 = procStats(party.proc.pid).cpuSec;
+  const main0 = mainThreadCpuSec(party.proc.pid);
+  const from = nowUs();
+  const res = await load({ url: party.url, key, connections: 64, seconds: SECONDS, body }, tool);
+  const to = nowUs();
+  const mainUs = ((mainThreadCpuSec(party.proc.pid) - main0) * 1e6) / res.ok;
+  const otherUs = ((procStats(party.proc.pid).cpuSec - cpu0) * 1e6) / res.ok - mainUs;
+  await party.proc.stop();
+  const bySource = samplesBySource(readProfile(dir), from, to, map);
+  let busy = 0;
+  for (const [source, n] of bySource) if (source !== '(idle)') busy += n;
+  if (busy === 0) throw new Error(`${name}: no samples fell in the measured window`);
+  /** @type {Map<string, number>} */
+  const byGroup = new Map();
+  /** @type {Map<string, number>} */
+  const byFile = new Map();
+  for (const [source, n] of bySource) {
+    if (source === '(idle)') continue;
+    const us = (n / busy) * mainUs;
+    byGroup.set(groupOf(source), (byGroup.get(groupOf(source)) ?? 0) + us);
+    byFile.set(source, (byFile.get(source) ?? 0) + us);
+  }
+  return { name, calls: res.ok, mainUs, otherUs, byGroup, byFile, busy };
+}
+
+async function main() {
+  await h.ensureBundle();
+  const mapFile = `${h.BUNDLE}.map`;
+  const map = fs.existsSync(mapFile) ? new SourceMap(JSON.parse(fs.readFileSync(mapFile, 'utf8'))) : undefined;
+  if (!map) console.log(`(no source map at ${mapFile}: the bundle's frames count as one file)`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-profile-'));
+  try {
+    const mock = await h.startMock(await h.freePort());
+    const port = await h.freePort();
+    const dataDir = path.join(work, 'data');
+    const setup = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info' });
+    const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT, statisticsOff: !STATISTICS });
+    await setup.proc.stop();
+    const profArgs = (/** @type {string} */ dir) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${INTERVAL_US}`];
+    const bareDir = path.join(work, 'bare');
+    const gatewayDir = path.join(work, 'gateway');
+    console.log(`Concurrency 64 (${loadTool()}), one party at a time under --cpu-prof: ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured…`);
+    const bare = await measure('bare proxy', await h.startBareProxy(await h.freePort(), mock.url, { nodeArgs: profArgs(bareDir) }), 'sk-direct', bareDir, map);
+    const product = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', nodeArgs: profArgs(gatewayDir) });
+    const gateway = await measure('gateway', product, appKey, gatewayDir, map);
+    report(bare, gateway);
+  } finally {
+    await h.stopAll();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function report(/** @type {Measured} */ bare, /** @type {Measured} */ gateway) {
+  const us = (/** @type {number | undefined} */ v) => `${(v ?? 0).toFixed(1)} µs`;
+  const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
+  const groups = [...new Set([...gateway.byGroup.keys(), ...bare.byGroup.keys()])].sort((a, b) => (gateway.byGroup.get(b) ?? 0) - (gateway.byGroup.get(a) ?? 0));
+  const total = (/** @type {Measured} */ m) => m.mainUs + m.otherUs;
+  // By file, the gateway's extra over the bare proxy's first: where the difference is made.
+  const files = [...new Set([...gateway.byFile.keys(), ...bare.byFile.keys()])]
+    .map((f) => /** @type {const} */ ([f, bare.byFile.get(f) ?? 0, gateway.byFile.get(f) ?? 0]))
+    .sort((a, b) => b[2] - b[1] - (a[2] - a[1]))
+    .slice(0, 30);
+  const lines = [
+    '## Where a call\'s CPU goes at concurrency 64 (bench:profile)',
+    '',
+    row(['Where', 'Bare proxy', 'Gateway', 'Gateway − bare']),
+    row(['---', '---', '---', '---']),
+    ...groups.map((g) => row([g, us(bare.byGroup.get(g)), us(gateway.byGroup.get(g)), us((gateway.byGroup.get(g) ?? 0) - (bare.byGroup.get(g) ?? 0))])),
+    row(['**Main thread**', `**${us(bare.mainUs)}**`, `**${us(gateway.mainUs)}**`, us(gateway.mainUs - bare.mainUs)]),
+    row(['Other threads (the SQLite writer, V8\'s helpers)', us(bare.otherUs), us(gateway.otherUs), us(gateway.otherUs - bare.otherUs)]),
+    row(['**Process**', `**${us(total(bare))}**`, `**${us(total(gateway))}**`, us(total(gateway) - total(bare))]),
+    '',
+    'By file (the natives V8 names, such as `writev`, count as files), the gateway\'s extra over the bare proxy\'s first:',
+    '',
+    row(['File', 'Bare proxy', 'Gateway', 'Gateway − bare']),
+    row(['---', '---', '---', '---']),
+    ...files.map(([f, b, g]) => row([f, us(b), us(g), us(g - b)])),
+    '',
+    `- ${SECONDS} s at c=64 after ${WARMUP_SECONDS} s of warm-up per party, alone; ${bare.calls} and ${gateway.calls} answers; ${bare.busy} and ${gateway.busy} busy samples every ${INTERVAL_US} µs; the statistics job ${STATISTICS ? 'on' : 'off'}.`,
+    '- A row: its share of the main thread\'s busy samples times the main thread\'s CPU a call (/proc, the same window). Profiled runs are slower than plain ones.',
+    `- Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}; load average ${os.loadavg()[0].toFixed(2)} at the end; ${new Date().toISOString()}.`,
+  ];
+  console.log(`\n${lines.join('\n')}`);
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'profile.md'), `${lines.join('\n')}\n`);
+  console.log('\nWritten to bench/out/profile.md');
+}
+
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+  process.once(signal, () => void h.stopAll().finally(() => process.exit(130)));
+}
+await main();

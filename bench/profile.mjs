@@ -173,7 +173,7 @@ function report(/** @type {Measured} */ bare, /** @type {Measured} */ gateway) {
     row(['---', '---', '---', '---']),
     ...groups.map((g) => row([g, us(bare.byGroup.get(g)), us(gateway.byGroup.get(g)), us((gateway.byGroup.get(g) ?? 0) - (bare.byGroup.get(g) ?? 0))])),
     row(['**Main thread**', `**${us(bare.mainUs)}**`, `**${us(gateway.mainUs)}**`, us(gateway.mainUs - bare.mainUs)]),
-    row(['Other threads (the SQLite writer, V8\'s helpers)', us(bare.otherUs), us(gateway.otherUs), us(gateway.otherUs - bare.otherUs)]),
+    row(['Other threads (the SQLite writer, V8\'s helpers, the profiler\'s sampling thread)', us(bare.otherUs), us(gateway.otherUs), us(gateway.otherUs - bare.otherUs)]),
     row(['**Process**', `**${us(total(bare))}**`, `**${us(total(gateway))}**`, us(total(gateway) - total(bare))]),
     '',
     'By file (the natives V8 names, such as `writev`, count as files), the gateway\'s extra over the bare proxy\'s first:',

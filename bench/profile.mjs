@@ -1,19 +1,20 @@
 // @ts-check
 // `npm run bench:profile`: where the gateway's main thread spends its time at concurrency 64, beside the bare
 // proxy's (bench/bare-proxy.mjs), by the code the samples fall in: the kernel's socket writes, Node's own
-// library, undici, Fastify, our packages, the garbage collector. Each party runs alone under `--cpu-prof`;
-// only the samples of its measured window are counted, and their shares are turned into µs a call with the
-// main thread's CPU that /proc read over the same window. What the main thread does not do (the SQLite
-// writer thread, V8's helper threads) is one more line. The bundle's frames are mapped to their sources by
-// its source map (scripts/build-server.mjs writes one).
+// library, undici, Fastify, our packages, the garbage collector. Both run under `--cpu-prof` and are loaded in
+// turns, each round from idle, as in bench:ab; only the samples inside a party's measured rounds count, and
+// their shares become µs a call with the main thread's CPU that /proc read over the same rounds. What the main
+// thread does not do (the SQLite writer thread, V8's helper threads) is one more line. The bundle's frames are
+// mapped to their sources by its source map (scripts/build-server.mjs writes one).
 //
 // A sampled run is slower than a plain one (the profiler's own work lands on the main thread, its sampling
-// thread among the others), and the parties run one after the other, not in turns: the rows say where the
-// time goes, `npm run bench` and `npm run bench:ab` say how much there is.
+// thread among the others): the rows say where the time goes, `npm run bench` and `npm run bench:ab` how much
+// there is.
 //
-// Environment: BENCH_PROFILE_SECONDS (default 10) measured after an 8 s warm-up; BENCH_PROFILE_INTERVAL_US
-// (default 200) between samples; BENCH_PROFILE_STATISTICS=1 keeps the statistics job on (off by default,
-// as in bench:ab: a read-back falling in one window and not the other is noise here).
+// Environment: BENCH_PROFILE_ROUNDS rounds (default 4) of BENCH_PROFILE_SECONDS (default 5) per party, in turns
+// after an 8 s warm-up each; BENCH_PROFILE_INTERVAL_US (default 200) between samples; BENCH_PROFILE_STATISTICS=1
+// keeps the statistics job on (off by default, as in bench:ab: a read-back falling in one party's rounds and not
+// the other's is noise here).
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
 import os from 'node:os';
@@ -21,7 +22,8 @@ import path from 'node:path';
 import * as h from './harness.mjs';
 import { chatBody, load, loadTool, mainThreadCpuSec, procStats, settle } from './load.mjs';
 
-const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_PROFILE_ROUNDS ?? 4);
 const INTERVAL_US = Number(process.env.BENCH_PROFILE_INTERVAL_US ?? 200);
 const STATISTICS = process.env.BENCH_PROFILE_STATISTICS === '1';
 const WARMUP_SECONDS = 8;
@@ -63,15 +65,15 @@ function sourceOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {SourceMa
   return f.functionName || '(native)';
 }
 
-/** The samples of `profile` taken between `from` and `to` (µs of the monotonic clock V8 stamps them with), by source. */
-function samplesBySource(/** @type {Profile} */ profile, /** @type {number} */ from, /** @type {number} */ to, /** @type {SourceMap | undefined} */ map) {
+/** The samples of `profile` taken inside `windows` (µs of the monotonic clock V8 stamps them with), by source. */
+function samplesBySource(/** @type {Profile} */ profile, /** @type {[number, number][]} */ windows, /** @type {SourceMap | undefined} */ map) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   /** @type {Map<number, number>} */
   const perNode = new Map();
   let t = profile.startTime;
   for (let i = 0; i < profile.samples.length; i++) {
     t += profile.timeDeltas[i] ?? 0;
-    if (t >= from && t <= to) perNode.set(profile.samples[i], (perNode.get(profile.samples[i]) ?? 0) + 1);
+    if (windows.some(([from, to]) => t >= from && t <= to)) perNode.set(profile.samples[i], (perNode.get(profile.samples[i]) ?? 0) + 1);
   }
   /** @type {Map<string, number>} */
   const bySource = new Map();
@@ -94,28 +96,30 @@ function readProfile(/** @type {string} */ dir) {
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * Loads one party at c=64 for the warm-up and the measured window, stops it (its profile is written at exit)
- * and attributes the window's samples.
- * @param {string} name @param {{ proc: h.Proc, url: string }} party @param {string} key @param {string} dir @param {SourceMap | undefined} map
- * @returns {Promise<Measured>}
+ * @typedef {{ name: string, proc: h.Proc, url: string, key: string, dir: string, windows: [number, number][], calls: number, mainSec: number, cpuSec: number }} Party
  */
-async function measure(name, party, key, dir, map) {
-  const body = chatBody(MODEL);
-  const tool = loadTool();
-  await load({ url: party.url, key, connections: 64, seconds: WARMUP_SECONDS, body }, tool);
-  await settle(party.proc.pid);
+
+/** One measured round of `party` at c=64, from idle: its window and its CPU added up. */
+async function round(/** @type {Party} */ party, /** @type {Party[]} */ all) {
+  for (const p of all) await settle(p.proc.pid);
   const cpu0 = procStats(party.proc.pid).cpuSec;
   const main0 = mainThreadCpuSec(party.proc.pid);
   const from = nowUs();
-  const res = await load({ url: party.url, key, connections: 64, seconds: SECONDS, body }, tool);
-  const to = nowUs();
-  const mainUs = ((mainThreadCpuSec(party.proc.pid) - main0) * 1e6) / res.ok;
-  const otherUs = ((procStats(party.proc.pid).cpuSec - cpu0) * 1e6) / res.ok - mainUs;
+  const res = await load({ url: party.url, key: party.key, connections: 64, seconds: SECONDS, body: chatBody(MODEL) }, loadTool());
+  party.windows.push([from, nowUs()]);
+  party.calls += res.ok;
+  party.mainSec += mainThreadCpuSec(party.proc.pid) - main0;
+  party.cpuSec += procStats(party.proc.pid).cpuSec - cpu0;
+}
+
+/** A party's profile (written when it exits) attributed: its windows' samples, in µs a call of its main thread. */
+async function attribute(/** @type {Party} */ party, /** @type {SourceMap | undefined} */ map) {
   await party.proc.stop();
-  const bySource = samplesBySource(readProfile(dir), from, to, map);
+  const bySource = samplesBySource(readProfile(party.dir), party.windows, map);
   let busy = 0;
   for (const [source, n] of bySource) if (source !== '(idle)') busy += n;
-  if (busy === 0) throw new Error(`${name}: no samples fell in the measured window`);
+  if (busy === 0) throw new Error(`${party.name}: no samples fell in the measured windows`);
+  const mainUs = (party.mainSec * 1e6) / party.calls;
   /** @type {Map<string, number>} */
   const byGroup = new Map();
   /** @type {Map<string, number>} */
@@ -126,7 +130,9 @@ async function measure(name, party, key, dir, map) {
     byGroup.set(groupOf(source), (byGroup.get(groupOf(source)) ?? 0) + us);
     byFile.set(source, (byFile.get(source) ?? 0) + us);
   }
-  return { name, calls: res.ok, mainUs, otherUs, byGroup, byFile, busy };
+  /** @type {Measured} */
+  const measured = { name: party.name, calls: party.calls, mainUs, otherUs: (party.cpuSec * 1e6) / party.calls - mainUs, byGroup, byFile, busy };
+  return measured;
 }
 
 async function main() {
@@ -143,12 +149,19 @@ async function main() {
     const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT, statisticsOff: !STATISTICS });
     await setup.proc.stop();
     const profArgs = (/** @type {string} */ dir) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${INTERVAL_US}`];
+    const party = (/** @type {string} */ name, /** @type {{ proc: h.Proc, url: string }} */ p, /** @type {string} */ key, /** @type {string} */ dir) =>
+      /** @type {Party} */ ({ name, proc: p.proc, url: p.url, key, dir, windows: [], calls: 0, mainSec: 0, cpuSec: 0 });
     const bareDir = path.join(work, 'bare');
     const gatewayDir = path.join(work, 'gateway');
-    console.log(`Concurrency 64 (${loadTool()}), one party at a time under --cpu-prof: ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured…`);
-    const bare = await measure('bare proxy', await h.startBareProxy(await h.freePort(), mock.url, { nodeArgs: profArgs(bareDir) }), 'sk-direct', bareDir, map);
-    const product = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', nodeArgs: profArgs(gatewayDir) });
-    const gateway = await measure('gateway', product, appKey, gatewayDir, map);
+    const bareP = party('bare proxy', await h.startBareProxy(await h.freePort(), mock.url, { nodeArgs: profArgs(bareDir) }), 'sk-direct', bareDir);
+    const gatewayP = party('gateway', await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', nodeArgs: profArgs(gatewayDir) }), appKey, gatewayDir);
+    const both = [bareP, gatewayP];
+    console.log(`Concurrency 64 (${loadTool()}) under --cpu-prof: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SECONDS} s per party in turns…`);
+    for (const p of both) await load({ url: p.url, key: p.key, connections: 64, seconds: WARMUP_SECONDS, body: chatBody(MODEL) }, loadTool());
+    // In turns, the order alternating, so a burst of the machine's other work falls on both alike.
+    for (let r = 0; r < ROUNDS; r++) for (const p of r % 2 ? [...both].reverse() : both) await round(p, both);
+    const bare = await attribute(bareP, map);
+    const gateway = await attribute(gatewayP, map);
     report(bare, gateway);
   } finally {
     await h.stopAll();
@@ -182,8 +195,8 @@ function report(/** @type {Measured} */ bare, /** @type {Measured} */ gateway) {
     row(['---', '---', '---', '---']),
     ...files.map(([f, b, g]) => row([f, us(b), us(g), us(g - b)])),
     '',
-    `- ${SECONDS} s at c=64 after ${WARMUP_SECONDS} s of warm-up per party, alone; ${bare.calls} and ${gateway.calls} answers; ${bare.busy} and ${gateway.busy} busy samples every ${INTERVAL_US} µs; the statistics job ${STATISTICS ? 'on' : 'off'}.`,
-    '- A row: its share of the main thread\'s busy samples times the main thread\'s CPU a call (/proc, the same window). Profiled runs are slower than plain ones.',
+    `- ${ROUNDS} rounds of ${SECONDS} s at c=64 per party in turns, each from idle, after ${WARMUP_SECONDS} s of warm-up each; ${bare.calls} and ${gateway.calls} answers; ${bare.busy} and ${gateway.busy} busy samples every ${INTERVAL_US} µs; the statistics job ${STATISTICS ? 'on' : 'off'}.`,
+    '- A row: its share of the main thread\'s busy samples times the main thread\'s CPU a call (/proc, the same rounds). Profiled runs are slower than plain ones.',
     `- Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}; load average ${os.loadavg()[0].toFixed(2)} at the end; ${new Date().toISOString()}.`,
   ];
   console.log(`\n${lines.join('\n')}`);

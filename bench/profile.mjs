@@ -14,7 +14,7 @@
 // Environment: BENCH_PROFILE_ROUNDS rounds (default 4) of BENCH_PROFILE_SECONDS (default 5) per party, in turns
 // after an 8 s warm-up each; BENCH_PROFILE_INTERVAL_US (default 200) between samples; BENCH_PROFILE_STATISTICS=1
 // keeps the statistics job on (off by default, as in bench:ab: a read-back falling in one party's rounds and not
-// the other's is noise here).
+// the other's is noise here); BENCH_BUNDLE, another build (as for `npm run bench`), its map beside it.
 import fs from 'node:fs';
 import { SourceMap } from 'node:module';
 import os from 'node:os';
@@ -30,6 +30,8 @@ const WARMUP_SECONDS = 8;
 const MODEL = 'gpt-bench';
 const PASSWORD = 'Bench#12345';
 const OUT = h.at('bench/out');
+/** The product's bundle, as startProduct picks it: its source map names the frames. */
+const BUNDLE = process.env.BENCH_BUNDLE ?? h.BUNDLE;
 
 /**
  * @typedef {{ callFrame: { functionName: string, url: string, lineNumber: number, columnNumber: number }, id: number }} ProfileNode
@@ -56,7 +58,8 @@ function sourceOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {SourceMa
   if (url.endsWith('/dist/main.mjs') && map) {
     const entry = map.findEntry(f.lineNumber, f.columnNumber);
     const original = 'originalSource' in entry ? entry.originalSource : '';
-    return original.replace(/^.*?((?:node_modules|packages)\/)/, '$1').replace(/^\.\.\/src\//, 'packages/server/src/') || 'packages/server (unmapped)';
+    // The map's sources are relative to the bundle's folder (`../src/…`, `../../core/src/…`, `../../../node_modules/…`).
+    return original ? path.relative(h.root, path.resolve(path.dirname(BUNDLE), original)).split(path.sep).join('/') : 'packages/server (unmapped)';
   }
   if (url.startsWith('node:')) return url;
   if (url.includes('/node_modules/')) return url.replace(/^.*?\/node_modules\//, 'node_modules/');
@@ -137,7 +140,7 @@ async function attribute(/** @type {Party} */ party, /** @type {SourceMap | unde
 
 async function main() {
   await h.ensureBundle();
-  const mapFile = `${h.BUNDLE}.map`;
+  const mapFile = `${BUNDLE}.map`;
   const map = fs.existsSync(mapFile) ? new SourceMap(JSON.parse(fs.readFileSync(mapFile, 'utf8'))) : undefined;
   if (!map) console.log(`(no source map at ${mapFile}: the bundle's frames count as one file)`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-profile-'));

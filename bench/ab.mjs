@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
-import { chatBody, load, loadTool, mainThreadCpuSec, procStats, settle } from './load.mjs';
+import { chatBody, load, loadTool, measuredLoad, procStats } from './load.mjs';
 
 const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 12);
 const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
@@ -77,9 +77,7 @@ async function bundleOf(/** @type {string} */ rev) {
 async function product(/** @type {'A' | 'B'} */ name, /** @type {string} */ bundle, /** @type {string} */ mockUrl) {
   const dataDir = fs.mkdtempSync(path.join(work, 'data-'));
   const port = await h.freePort();
-  const setup = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info', bundle });
-  const { appKey } = await h.configure(setup, { mockUrl, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT, statisticsOff: !STATISTICS });
-  await setup.proc.stop();
+  const appKey = await h.prepareProduct({ port, dataDir, mockUrl, password: PASSWORD, model: MODEL, statisticsOff: !STATISTICS, bundle });
   const p = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', bundle, nodeArgs: nodeArgs(name) });
   return { name, url: p.url, key: appKey, pid: p.proc.pid, cpu: [], main: [] };
 }
@@ -90,6 +88,8 @@ const sd = (/** @type {number[]} */ v) => {
   return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / Math.max(1, v.length - 1));
 };
 const us = (/** @type {number} */ v) => `${Math.round(v)} µs`;
+/** A build as the report names it: its revision, and its extra Node flags if any. */
+const label = (/** @type {string} */ rev, /** @type {'A' | 'B'} */ name) => (nodeArgs(name).length ? `${rev} (${nodeArgs(name).join(' ')})` : rev);
 
 async function main() {
   const tool = loadTool();
@@ -108,15 +108,13 @@ async function main() {
   // The six orders in turn, so that each party follows each other one as often (a product still finishing
   // its last batch or collection slows the next party on the other core).
   const orders = [[A, B, bareP], [B, bareP, A], [bareP, A, B], [A, bareP, B], [B, A, bareP], [bareP, B, A]];
+  const pids = parties.map((p) => p.pid);
   for (let r = 0; r < ROUNDS; r++) {
     for (const p of orders[r % orders.length]) {
-      for (const q of parties) await settle(q.pid);
-      const cpu0 = procStats(p.pid).cpuSec;
-      const main0 = mainThreadCpuSec(p.pid);
-      const res = await load({ url: p.url, key: p.key, connections: 64, seconds: SECONDS, body }, tool);
+      const { res, cpuSec, mainSec } = await measuredLoad(p.pid, pids, { url: p.url, key: p.key, connections: 64, seconds: SECONDS, body }, tool);
       if (res.ok === 0) throw new Error(`${p.name}: no answer succeeded in round ${r + 1}`);
-      p.cpu.push(((procStats(p.pid).cpuSec - cpu0) * 1e6) / res.ok);
-      p.main.push(((mainThreadCpuSec(p.pid) - main0) * 1e6) / res.ok);
+      p.cpu.push((cpuSec * 1e6) / res.ok);
+      p.main.push((mainSec * 1e6) / res.ok);
     }
   }
   const perRound = A.cpu.map((a, i) => B.cpu[i] / a);
@@ -126,7 +124,7 @@ async function main() {
   const half = (2 * sd(perRound)) / Math.sqrt(perRound.length);
   const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
   const lines = [
-    `## A/B at concurrency 64: A = ${revA}${nodeArgs('A').length ? ` (${nodeArgs('A').join(' ')})` : ''}, B = ${revB === '.' ? 'the working tree' : revB}${nodeArgs('B').length ? ` (${nodeArgs('B').join(' ')})` : ''}`,
+    `## A/B at concurrency 64: A = ${label(revA, 'A')}, B = ${label(revB === '.' ? 'the working tree' : revB, 'B')}`,
     '',
     row(['Party', 'CPU a call (mean of rounds)', 'Main thread', 'Other threads', '/ bare', 'Peak RSS', 'Rounds']),
     row(Array(7).fill('---')),

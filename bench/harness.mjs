@@ -202,6 +202,19 @@ export async function startProduct(o) {
   return { proc, url };
 }
 
+/**
+ * A data folder made ready for a benchmark's product: the product started in it at log level info (the user's
+ * e-mail code is logged there; no mail server), configured (configure(): the bench user with every rate limit),
+ * stopped. The caller starts it again as it means to measure it (its log level, flags, launcher). Its app key.
+ * @param {{ port: number, dataDir: string, mockUrl: string, password: string, model: string, statisticsOff?: boolean, bundle?: string }} o
+ */
+export async function prepareProduct(o) {
+  const setup = await startProduct({ port: o.port, dataDir: o.dataDir, adminPassword: o.password, logLevel: 'info', bundle: o.bundle });
+  const { appKey } = await configure(setup, { mockUrl: o.mockUrl, adminPassword: o.password, model: o.model, userEmail: 'bench@example.com', userPassword: o.password, quota: 1e13, rateLimits: EVERY_LIMIT, statisticsOff: o.statisticsOff });
+  await setup.proc.stop();
+  return appKey;
+}
+
 /** An HTTP client like the console: keeps the XSRF cookie and echoes it in the header. */
 export class Client {
   token = '';

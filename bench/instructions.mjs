@@ -117,9 +117,7 @@ async function main() {
     console.log(`Instructions a call under callgrind: ${PLAN.warmup} calls to warm up, then ${PLAN.calls} counted, at concurrency 1…`);
     const mock = await h.startMock(await h.freePort());
     const port = await h.freePort();
-    const setup = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info' });
-    const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT });
-    await setup.proc.stop();
+    const appKey = await h.prepareProduct({ port, dataDir, mockUrl: mock.url, password: PASSWORD, model: MODEL });
 
     const bare = await h.startBareProxy(await h.freePort(), mock.url, { launcher: callgrind('bare'), readyMs: READY_MS });
     const bareThreads = await measure('bare', bare, 'sk-direct');

@@ -46,6 +46,23 @@ export async function settle(/** @type {number} */ pid, maxMs = 30_000) {
 }
 
 /**
+ * One load on process `pid` once every process in `idle` has settled (a party still finishing its last batch or
+ * collection must not be billed to the next): the load's result, the CPU seconds the process and its main thread
+ * used meanwhile, and the window it ran in (µs of the monotonic clock, the one V8's profiles stamp samples with).
+ * @param {number} pid @param {number[]} idle @param {{ url: string, key: string, connections: number, seconds: number, body: string }} o
+ * @param {'wrk' | 'autocannon'} tool
+ */
+export async function measuredLoad(pid, idle, o, tool) {
+  for (const q of idle) await settle(q);
+  const cpu0 = procStats(pid).cpuSec;
+  const main0 = mainThreadCpuSec(pid);
+  const from = Number(process.hrtime.bigint() / 1000n);
+  const res = await load(o, tool);
+  const window = /** @type {[number, number]} */ ([from, Number(process.hrtime.bigint() / 1000n)]);
+  return { res, cpuSec: procStats(pid).cpuSec - cpu0, mainSec: mainThreadCpuSec(pid) - main0, window };
+}
+
+/**
  * CPU seconds used so far by every running process named `comm` (e.g. "postgres", "redis-server"), the
  * data stores the instances share; with `title`, only those whose command line contains it (a PostgreSQL
  * backend's names its database). Backends that already exited are not counted.

@@ -20,7 +20,7 @@ import { SourceMap } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
-import { chatBody, load, loadTool, mainThreadCpuSec, procStats, settle } from './load.mjs';
+import { chatBody, load, loadTool, measuredLoad } from './load.mjs';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_PROFILE_ROUNDS ?? 4);
@@ -96,23 +96,18 @@ function readProfile(/** @type {string} */ dir) {
   return /** @type {Profile} */ (JSON.parse(fs.readFileSync(file, 'utf8')));
 }
 
-const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-
 /**
  * @typedef {{ name: string, proc: h.Proc, url: string, key: string, dir: string, windows: [number, number][], calls: number, mainSec: number, cpuSec: number }} Party
  */
 
 /** One measured round of `party` at c=64, from idle: its window and its CPU added up. */
-async function round(/** @type {Party} */ party, /** @type {Party[]} */ all) {
-  for (const p of all) await settle(p.proc.pid);
-  const cpu0 = procStats(party.proc.pid).cpuSec;
-  const main0 = mainThreadCpuSec(party.proc.pid);
-  const from = nowUs();
-  const res = await load({ url: party.url, key: party.key, connections: 64, seconds: SECONDS, body: chatBody(MODEL) }, loadTool());
-  party.windows.push([from, nowUs()]);
+async function round(/** @type {Party} */ party, /** @type {Party[]} */ all, /** @type {'wrk' | 'autocannon'} */ tool) {
+  const body = chatBody(MODEL);
+  const { res, cpuSec, mainSec, window } = await measuredLoad(party.proc.pid, all.map((p) => p.proc.pid), { url: party.url, key: party.key, connections: 64, seconds: SECONDS, body }, tool);
+  party.windows.push(window);
   party.calls += res.ok;
-  party.mainSec += mainThreadCpuSec(party.proc.pid) - main0;
-  party.cpuSec += procStats(party.proc.pid).cpuSec - cpu0;
+  party.mainSec += mainSec;
+  party.cpuSec += cpuSec;
 }
 
 /** A party's profile (written when it exits) attributed: its windows' samples, in µs a call of its main thread. */
@@ -148,21 +143,20 @@ async function main() {
     const mock = await h.startMock(await h.freePort());
     const port = await h.freePort();
     const dataDir = path.join(work, 'data');
-    const setup = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info' });
-    const { appKey } = await h.configure(setup, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: 'bench@example.com', userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT, statisticsOff: !STATISTICS });
-    await setup.proc.stop();
+    const appKey = await h.prepareProduct({ port, dataDir, mockUrl: mock.url, password: PASSWORD, model: MODEL, statisticsOff: !STATISTICS, bundle: BUNDLE });
     const profArgs = (/** @type {string} */ dir) => ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-interval=${INTERVAL_US}`];
     const party = (/** @type {string} */ name, /** @type {{ proc: h.Proc, url: string }} */ p, /** @type {string} */ key, /** @type {string} */ dir) =>
       /** @type {Party} */ ({ name, proc: p.proc, url: p.url, key, dir, windows: [], calls: 0, mainSec: 0, cpuSec: 0 });
     const bareDir = path.join(work, 'bare');
     const gatewayDir = path.join(work, 'gateway');
     const bareP = party('bare proxy', await h.startBareProxy(await h.freePort(), mock.url, { nodeArgs: profArgs(bareDir) }), 'sk-direct', bareDir);
-    const gatewayP = party('gateway', await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', nodeArgs: profArgs(gatewayDir) }), appKey, gatewayDir);
+    const gatewayP = party('gateway', await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', nodeArgs: profArgs(gatewayDir), bundle: BUNDLE }), appKey, gatewayDir);
     const both = [bareP, gatewayP];
-    console.log(`Concurrency 64 (${loadTool()}) under --cpu-prof: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SECONDS} s per party in turns…`);
-    for (const p of both) await load({ url: p.url, key: p.key, connections: 64, seconds: WARMUP_SECONDS, body: chatBody(MODEL) }, loadTool());
+    const tool = loadTool();
+    console.log(`Concurrency 64 (${tool}) under --cpu-prof: ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SECONDS} s per party in turns…`);
+    for (const p of both) await load({ url: p.url, key: p.key, connections: 64, seconds: WARMUP_SECONDS, body: chatBody(MODEL) }, tool);
     // In turns, the order alternating, so a burst of the machine's other work falls on both alike.
-    for (let r = 0; r < ROUNDS; r++) for (const p of r % 2 ? [...both].reverse() : both) await round(p, both);
+    for (let r = 0; r < ROUNDS; r++) for (const p of r % 2 ? [...both].reverse() : both) await round(p, both, tool);
     const bare = await attribute(bareP, map);
     const gateway = await attribute(gatewayP, map);
     report(bare, gateway);

@@ -26,7 +26,6 @@ const PLAN = QUICK
   : { c1Seconds: 10, c64Seconds: 10, c64Rounds: 2, c64Warmup: 3, steadySeconds: 10, ttfbCount: 300, warmup: 200 };
 const MODEL = 'gpt-bench';
 const PASSWORD = 'Bench#12345';
-const USER = 'bench@example.com';
 const OUT = h.at('bench/out');
 
 // Issue 16. Ratios are the gateway's figure over the bare proxy's in the same run; the rest are absolute.
@@ -74,10 +73,7 @@ async function main() {
     console.log('Starting the mock provider, the bare proxy and the product…');
     const mock = await h.startMock(await h.freePort());
     const port = await h.freePort();
-    // Configure at log level info: the product logs the user's e-mail code there (no mail server).
-    let product = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'info' });
-    const { appKey } = await h.configure(product, { mockUrl: mock.url, adminPassword: PASSWORD, model: MODEL, userEmail: USER, userPassword: PASSWORD, quota: 1e13, rateLimits: h.EVERY_LIMIT });
-    await product.proc.stop();
+    const appKey = await h.prepareProduct({ port, dataDir, mockUrl: mock.url, password: PASSWORD, model: MODEL });
     const profiling = process.env.BENCH_CPU_PROF === '1';
     if (profiling) fs.mkdirSync(path.join(OUT, 'prof'), { recursive: true });
     const nodeArgs = [
@@ -86,7 +82,7 @@ async function main() {
     ];
     // /metrics answers loopback anyway; the token is what a deployer gives the Prometheus that scrapes it.
     const metricsToken = randomBytes(16).toString('hex');
-    product = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', nodeArgs, env: { METRICS_TOKEN: metricsToken } });
+    const product = await h.startProduct({ port, dataDir, adminPassword: PASSWORD, logLevel: 'warn', nodeArgs, env: { METRICS_TOKEN: metricsToken } });
     const bare = await h.startBareProxy(await h.freePort(), mock.url);
     await h.smokeChat(mock.url, 'sk-direct', MODEL);
     await h.smokeChat(bare.url, 'sk-direct', MODEL);

@@ -58,7 +58,8 @@ export function portInUse(/** @type {number} */ port) {
  */
 export function startFlags() {
   const start = JSON.parse(fs.readFileSync(at('package.json'), 'utf8')).scripts.start;
-  return start.match(/--[\w-]+=\S+/g) ?? [];
+  // Valued (`--max-semi-space-size=8`) and plain (`--no-allocation-site-pretenuring`) alike.
+  return start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
 }
 
 /**

@@ -30,3 +30,12 @@ it('is ASCII only, with the sources’ comments and regexes escaped, and parses'
   expect(thread).not.toContain('ZodObject');
   for (const file of ['main.mjs', 'sqlite-writer-thread.mjs']) await run(process.execPath, ['--check', path.join(dir, file)]);
 });
+
+it('runs under the Node flags `npm start` gives it (package.json), every one of them known to this Node', async () => {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
+  expect(flags).toContain('--no-allocation-site-pretenuring');
+  // A flag V8 does not know stops Node before any script with "bad option".
+  const { stdout } = await run(process.execPath, [...flags, '-p', 'process.execArgv.filter((a) => a.startsWith("--")).join(" ")']);
+  expect(stdout.trim()).toBe(flags.join(' '));
+});

@@ -14,6 +14,7 @@ import { accountKey, type AccountRef, type Balances, type Debit, type Entry, typ
 import { dbError, refusesRows, writeSalvaged } from './ledger-quarantine';
 import { applyWritten, planEntries, writeEntries } from './ledger-write';
 import type { SqliteWriter } from './sqlite-writer';
+import { removeFrom } from '../lists';
 
 const LEDGERS = new WeakMap<Ctx, Ledger>();
 
@@ -40,7 +41,8 @@ export class Ledger {
   private queued = 0;
   private waiting = { debits: 0, logs: 0 };
   private open = 0;
-  private recording = new Set<Promise<void>>();
+  /** Entries the store is still taking (a list: lists.ts). */
+  private recording: Promise<void>[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** The drain queued behind the one running, until it starts. */
@@ -111,7 +113,7 @@ export class Ledger {
   }
 
   private recorded(p: Promise<void>): void {
-    this.recording.delete(p);
+    removeFrom(this.recording, p);
     this.wake();
   }
 
@@ -182,7 +184,7 @@ export class Ledger {
         this.recorded(p);
       },
     );
-    this.recording.add(p);
+    this.recording.push(p);
     this.queued += entry.debits.length + entry.logs.length;
     this.waiting.debits += entry.debits.length;
     this.waiting.logs += entry.logs.length;

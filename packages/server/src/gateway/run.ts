@@ -14,6 +14,7 @@ import { CallAttempts, type AttemptScope, type Send } from './attempt';
 import { CallSignal } from './call-signal';
 import type { Plan } from './call-log';
 import { GatewayError } from './errors';
+import { removeFrom } from '../lists';
 import type { Gateway } from './gateway';
 import { logRefusal, type RefusedSpec } from './refusal-log';
 import { resolve, type Endpoint, type Resolution } from './resolve';
@@ -223,14 +224,14 @@ export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, repl
   // A client that left while its call waited for a hold is not served: refunded below.
   if (socket.destroyed) abortUnanswered(call);
   const calls = openCallsOf(socket);
-  calls.add(call);
+  calls.push(call);
   try {
     return await run(call);
   } catch (err) {
     if (!reservation.settled) gw.ledger.refund(reservation, call.logs);
     throw err;
   } finally {
-    calls.delete(call);
+    removeFrom(calls, call);
   }
 }
 
@@ -241,17 +242,19 @@ function abortUnanswered(call: Pick<OpenCall, 'reply' | 'signal'>): void {
 
 /**
  * The calls open on each client connection, aborted when it closes: one 'close' listener a connection
- * (kept-alive, it carries call after call) instead of one added and removed a call.
+ * (kept-alive, it carries call after call) instead of one added and removed a call. A list, not a Set
+ * (lists.ts).
  */
-const openCalls = new WeakMap<Socket, Set<OpenCall>>();
+const openCalls = new WeakMap<Socket, OpenCall[]>();
 
-function openCallsOf(socket: Socket): Set<OpenCall> {
+function openCallsOf(socket: Socket): OpenCall[] {
   let calls = openCalls.get(socket);
   if (!calls) {
-    const open = (calls = new Set());
+    const open: OpenCall[] = (calls = []);
     openCalls.set(socket, open);
     socket.once('close', () => {
-      for (const call of open) abortUnanswered(call);
+      // A copy: an aborted call may leave the list while it is walked.
+      for (const call of [...open]) abortUnanswered(call);
     });
   }
   return calls;

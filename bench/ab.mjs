@@ -18,7 +18,8 @@
 // Environment: BENCH_AB_ROUNDS rounds (default 12: each order twice) of BENCH_AB_SECONDS (default 5) per
 // party, after a warm-up of 8 s each; BENCH_AB_STATISTICS=1; BENCH_AB_NODE_ARGS_A and BENCH_AB_NODE_ARGS_B,
 // Node flags added after `npm start`'s for that build (the same revision twice with two flags compares the
-// flags: `BENCH_AB_NODE_ARGS_B=--max-semi-space-size=16 npm run bench:ab -- HEAD HEAD`).
+// flags: `BENCH_AB_NODE_ARGS_B=--max-semi-space-size=16 npm run bench:ab -- HEAD HEAD`). `npm start`'s own flags are
+// this checkout's package.json's, for both builds: an older revision runs with today's flags.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Ledger } from '../src/billing/ledger';
 import { memoryLedgerStore } from '../src/billing/ledger-memory';
-import type { LedgerStoreFactory } from '../src/billing/ledger-types';
+import type { LedgerStoreFactory, Reservation } from '../src/billing/ledger-types';
 import { startServer, type TestServer } from './helpers';
 import { callLog } from './stat-fixtures';
 
@@ -71,5 +71,28 @@ describe('when the ledger writes its batches (SQLite)', () => {
     await flushed;
     expect(taken).toEqual([4, 6, 1]);
     await ledger.close();
+  });
+
+  it('settles a call whose store failed to take its entry, and logs the failure', async () => {
+    const { ctx, gateway } = server.app;
+    // The memory store takes an entry before it returns, without a promise: a failure there is a throw.
+    const failing: LedgerStoreFactory = (c, balances, tick) => {
+      const store = memoryLedgerStore(c, balances, tick);
+      store.record = () => {
+        throw new Error('the store broke');
+      };
+      return store;
+    };
+    const ledger = new Ledger(ctx, gateway.snapshot, failing, { flushMs: 60_000 });
+    const logged = vi.spyOn(ctx.log, 'error');
+    try {
+      const held = await ledger.reserve('trace-store-broke', [], 10);
+      expect('refused' in held).toBe(false);
+      await expect(ledger.settle(held as Reservation, 10, [])).resolves.toBeUndefined();
+      expect(logged).toHaveBeenCalledWith(expect.objectContaining({ err: expect.objectContaining({ message: 'the store broke' }) }), 'recording a charge failed');
+    } finally {
+      logged.mockRestore();
+      await ledger.close();
+    }
   });
 });

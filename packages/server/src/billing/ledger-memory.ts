@@ -65,7 +65,7 @@ class MemoryLedgerStore implements LedgerStore {
     }
   }
 
-  async record(entry: Entry, r?: Reservation): Promise<void> {
+  record(entry: Entry, r?: Reservation): undefined {
     if (r) {
       this.unhold(r);
       const limited = entry.debits.filter((d) => d.account.limited);

@@ -74,9 +74,10 @@ export interface LedgerStore {
   /**
    * Gives back `r`'s hold (when there is one) and queues the entry for the database. A settlement (with
    * `r`) is charged at most what its limited accounts have left once its hold is back, never below zero:
-   * its debits and its priced log are lowered to that (`clampEntry`).
+   * its debits and its priced log are lowered to that (`clampEntry`). Nothing (not a promise) when the
+   * entry is queued before it returns: the memory store's every settlement, one promise and its turn less.
    */
-  record(entry: Entry, r?: Reservation): Promise<void>;
+  record(entry: Entry, r?: Reservation): Promise<void> | undefined;
   /** The next entries to write, or nothing. */
   take(): Promise<StoreBatch | undefined>;
   /** Inside the batch's transaction, after its balance updates (their rows are locked), before the commit; throwing rolls it back. */

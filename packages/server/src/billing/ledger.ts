@@ -14,7 +14,6 @@ import { accountKey, type AccountRef, type Balances, type Debit, type Entry, typ
 import { dbError, refusesRows, writeSalvaged } from './ledger-quarantine';
 import { applyWritten, planEntries, writeEntries } from './ledger-write';
 import type { SqliteWriter } from './sqlite-writer';
-import { removeFrom } from '../lists';
 
 const LEDGERS = new WeakMap<Ctx, Ledger>();
 
@@ -35,14 +34,17 @@ const FLUSH_MS = 20;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What settle() returns once a store took the entry at once: nothing left to wait for. */
+const RECORDED: Promise<void> = Promise.resolve();
+
 export class Ledger {
   private readonly store: LedgerStore;
   /** Debits and logs recorded since the last flush (decides when to flush early). */
   private queued = 0;
   private waiting = { debits: 0, logs: 0 };
   private open = 0;
-  /** Entries the store is still taking (a list: lists.ts). */
-  private recording: Promise<void>[] = [];
+  /** Entries the store is still taking (Redis mode). */
+  private recording = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** The drain queued behind the one running, until it starts. */
@@ -113,7 +115,7 @@ export class Ledger {
   }
 
   private recorded(p: Promise<void>): void {
-    removeFrom(this.recording, p);
+    this.recording.delete(p);
     this.wake();
   }
 
@@ -176,19 +178,30 @@ export class Ledger {
   }
 
   private record(entry: Entry, r?: Reservation): Promise<void> {
-    // The memory store applies the entry before this returns; the Redis store retries on its own.
-    const p: Promise<void> = this.store.record(entry, r).then(
-      () => this.recorded(p),
-      (err: unknown) => {
-        this.ctx.log.error({ err }, 'recording a charge failed');
-        this.recorded(p);
-      },
-    );
-    this.recording.push(p);
+    // The memory store applies the entry before this returns (nothing to wait for); the Redis store
+    // retries on its own.
+    let taking: Promise<void> | undefined;
+    try {
+      taking = this.store.record(entry, r);
+    } catch (err) {
+      this.ctx.log.error({ err }, 'recording a charge failed');
+    }
+    let p = RECORDED;
+    if (taking) {
+      p = taking.then(
+        () => this.recorded(p),
+        (err: unknown) => {
+          this.ctx.log.error({ err }, 'recording a charge failed');
+          this.recorded(p);
+        },
+      );
+      this.recording.add(p);
+    }
     this.queued += entry.debits.length + entry.logs.length;
     this.waiting.debits += entry.debits.length;
     this.waiting.logs += entry.logs.length;
     this.schedule();
+    if (!taking) this.wake();
     return p;
   }
 

@@ -32,8 +32,10 @@ it('is ASCII only, with the sources’ comments and regexes escaped, and parses'
 });
 
 it('runs under the Node flags `npm start` gives it (package.json), every one of them known to this Node', async () => {
-  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
-  const flags = start.match(/--[\w-]+(?:=\S+)?/g) ?? [];
+  // As the benchmark reads them (bench/harness.mjs startFlags, their one parser).
+  const harness = pathToFileURL(path.join(ROOT, 'bench/harness.mjs')).href;
+  const listed = await run(process.execPath, ['--input-type=module', '-e', `console.log(JSON.stringify((await import(${JSON.stringify(harness)})).startFlags()))`], { cwd: ROOT });
+  const flags: string[] = JSON.parse(listed.stdout);
   expect(flags).toContain('--no-allocation-site-pretenuring');
   // A flag V8 does not know stops Node before any script with "bad option".
   const { stdout } = await run(process.execPath, [...flags, '-p', 'process.execArgv.filter((a) => a.startsWith("--")).join(" ")']);

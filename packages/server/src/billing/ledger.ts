@@ -184,14 +184,14 @@ export class Ledger {
     try {
       taking = this.store.record(entry, r);
     } catch (err) {
-      this.ctx.log.error({ err }, 'recording a charge failed');
+      this.recordFailed(err);
     }
     let p = RECORDED;
     if (taking) {
       p = taking.then(
         () => this.recorded(p),
         (err: unknown) => {
-          this.ctx.log.error({ err }, 'recording a charge failed');
+          this.recordFailed(err);
           this.recorded(p);
         },
       );
@@ -203,6 +203,10 @@ export class Ledger {
     this.schedule();
     if (!taking) this.wake();
     return p;
+  }
+
+  private recordFailed(err: unknown): void {
+    this.ctx.log.error({ err }, 'recording a charge failed');
   }
 
   private schedule(): void {

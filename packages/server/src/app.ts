@@ -71,7 +71,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}) {
   // The gateway reads its config from memory, loaded after the migrations; on close it writes its last
   // charges and call logs before the database goes.
   // One instance on SQLite: the ledger's batches and the statistics job run in a thread of their own, off the event loop.
-  const sqliteWriter = dialect === 'sqlite' && !redis ? new SqliteWriter(sqliteFile(config.dataDir)) : undefined;
+  const sqliteWriter = dialect === 'sqlite' && !redis ? new SqliteWriter(sqliteFile(config.dataDir), undefined, { log: app.log }) : undefined;
   const gateway = new Gateway(ctx, redis?.ledgerStore ?? memoryLedgerStore, sqliteWriter);
   app.decorate('gateway', gateway);
   // Daily at 2:00; it only reads the database when it fires, long after start-up.

@@ -245,4 +245,66 @@ describe('SqliteWriter', () => {
       main.close();
     }
   });
+
+  // Issue 16: at c=1 a call's thread woken onto the core where a batch was running waited out the batch
+  // (~1 ms every 20 ms): the product's p99 was twice the bare proxy's (docs/BENCHMARKS.md, twenty-fifth session).
+  describe.runIf(process.platform === 'linux')('its thread as background work (Linux)', () => {
+    /** This process's threads and their nice values (/proc/self/task/<tid>/stat, field 19). */
+    const threads = () =>
+      new Map(
+        fs.readdirSync('/proc/self/task').flatMap((tid) => {
+          try {
+            const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+            return [[tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const];
+          } catch {
+            return []; // gone meanwhile
+          }
+        }),
+      );
+    /** The nice values of the threads started since `before`. */
+    const started = (before: Map<string, number>) => [...threads()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+
+    it('runs at nice 19, the calls\' threads at the process\'s priority', async () => {
+      const { f, main, db } = file();
+      const before = threads();
+      const writer = new SqliteWriter(f);
+      try {
+        await writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()]);
+        expect(started(before)).toContain(19);
+        expect(threads().get(String(process.pid))).toBe(os.getPriority());
+        expect(os.getPriority()).not.toBe(19);
+      } finally {
+        await writer.close();
+        main.close();
+      }
+    });
+
+    it('retires a thread whose batch fell behind: the next batches run on a thread at the process\'s priority, and every one is written', async () => {
+      const { f, main, db } = file();
+      const warn = vi.fn();
+      const writer = new SqliteWriter(f, 30_000, { behindMs: 100, log: { warn } as never });
+      try {
+        await writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()]);
+        // The write lock held past behindMs: the batch is answered late (as a starved thread's would be).
+        main.exec('begin immediate');
+        const late = writer.run([db.insertInto('t').values({ id: 2, v: 2 }).compile()]);
+        await new Promise((r) => setTimeout(r, 250));
+        main.exec('commit');
+        await late;
+        expect(warn).toHaveBeenCalledTimes(1);
+        const before = threads();
+        await writer.run([db.insertInto('t').values({ id: 3, v: 3 }).compile()]);
+        const fresh = started(before);
+        expect(fresh.length).toBeGreaterThan(0);
+        expect(fresh).not.toContain(19);
+        // The retired thread is gone: no thread of this process is at nice 19 any more.
+        await expect.poll(() => [...threads().values()]).not.toContain(19);
+        expect(writer.usable).toBe(true);
+        expect(main.prepare('select id from t order by id').all()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+      } finally {
+        await writer.close();
+        main.close();
+      }
+    });
+  });
 });

@@ -5,6 +5,7 @@
 //   - A statistics run (stats/count.ts) up to a cutoff the main thread chose: rows read, summed and
 //     written here, chunk by chunk, with the ledger's batches let in between the pieces.
 // Messages are answered by id, with the error as the main connection would have thrown it.
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -20,6 +21,8 @@ export interface WriterData {
   pragmas: string[];
   /** The zone the main thread made the process's own (zone.ts), so the stat dates come from Date here too. */
   zone: string | undefined;
+  /** Run as background work (below): until a batch falls behind (sqlite-writer.ts `BEHIND_MS`). */
+  background: boolean;
 }
 
 export type WriterMessage = { id: number; statements: [sql: string, parameters: readonly unknown[]][] } | { id: number; statistics: CountRun };
@@ -33,6 +36,20 @@ export interface WriterFailure {
 const data = workerData as WriterData;
 const port = parentPort!;
 if (data.zone) runInZone(data.zone);
+
+/**
+ * Nice 19 for this thread alone: its batches are background work, and a call's thread woken onto the core
+ * where a batch was running waited out the batch's ~1 ms (at c=1 a call every 20 ms, the product's p99;
+ * docs/BENCHMARKS.md, twenty-fifth session). Linux only: there setpriority(…, 0, …) names the calling
+ * thread; elsewhere it would lower the whole process. A thread may always lower its own priority.
+ */
+if (data.background && process.platform === 'linux') {
+  try {
+    os.setPriority(19);
+  } catch {
+    // Refused (a sandbox): the thread runs at the process's priority, as before.
+  }
+}
 
 const file = new SQLite(data.file);
 file.pragma(`busy_timeout = ${data.busyMs}`);

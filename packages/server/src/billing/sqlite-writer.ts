@@ -15,6 +15,7 @@
 // which on the main thread held the event loop after every burst of calls.
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { FastifyBaseLogger } from 'fastify';
 import type { CompiledQuery } from 'kysely';
 import { CONNECTION_PRAGMAS } from '../db/sqlite-connection';
 import type { Counted, CountRun } from '../stats/count';
@@ -57,17 +58,45 @@ export function batchStatements(statements: readonly CompiledQuery[]): [sql: str
   return statements.map((q) => [q.sql, [...q.parameters]]);
 }
 
+/**
+ * A batch that took longer than this to be answered (a few ms as a rule) fell behind: the thread runs at
+ * background priority (sqlite-writer-thread.ts), which a machine whose cores are all busy can starve while
+ * the batches pile up in memory. A thread cannot raise its priority again, so that one is retired and the
+ * next batches go to a thread at the process's priority, for good. A slow disk or a long console
+ * transaction holding the lock ends the same way: it costs the calls' tail, never the writes.
+ */
+const BEHIND_MS = 1_000;
+
+interface Pending {
+  thread: Worker;
+  resolve: (result: unknown) => void;
+  reject: (err: Error) => void;
+  /**
+   * When a ledger batch was sent (performance.now()); undefined for a statistics run, long by nature, and
+   * for a thread's first work, which waits for the thread to start.
+   */
+  sent: number | undefined;
+}
+
 export class SqliteWriter {
   private thread: Worker | undefined;
   private seq = 0;
-  private readonly pending = new Map<number, { resolve: (result: unknown) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, Pending>();
   /** Why the thread died (it could not start, or crashed): the ledger then writes on the main connection. */
   private broken: Error | undefined;
+  /** Whether new threads run as background work; false once one fell behind (BEHIND_MS). */
+  private background = true;
+  /** Threads that have answered once: started. */
+  private readonly started = new WeakSet<Worker>();
 
-  /** `busyMs`: how long a batch waits for the main connection's write lock (a long console transaction). */
+  /**
+   * `busyMs`: how long a batch waits for the main connection's write lock (a long console transaction).
+   * `behindMs`: BEHIND_MS; `log` hears when a thread fell behind.
+   */
   constructor(
     private readonly file: string,
     private readonly busyMs = 30_000,
+    private readonly opts: { behindMs?: number; log?: Pick<FastifyBaseLogger, 'warn'> } = {},
   ) {}
 
   /** False once the thread died other than by close(). */
@@ -77,7 +106,7 @@ export class SqliteWriter {
 
   /** Runs `statements` in one transaction: resolves once committed, rejects (nothing written) otherwise. */
   async run(statements: readonly CompiledQuery[]): Promise<void> {
-    await this.send({ id: ++this.seq, statements: batchStatements(statements) });
+    await this.send({ id: ++this.seq, statements: batchStatements(statements) }, true);
   }
 
   /** A statistics run (stats/count.ts) on the thread's connection. */
@@ -85,15 +114,40 @@ export class SqliteWriter {
     return this.send({ id: ++this.seq, statistics: run }) as Promise<Counted>;
   }
 
-  private send(msg: WriterMessage): Promise<unknown> {
+  private send(msg: WriterMessage, batch = false): Promise<unknown> {
     if (this.broken) return Promise.reject(this.broken);
     const thread = this.start();
+    const sent = batch && this.started.has(thread) ? performance.now() : undefined;
     return new Promise((resolve, reject) => {
-      this.pending.set(msg.id, { resolve, reject });
+      this.pending.set(msg.id, { thread, resolve, reject, sent });
       // Held while work is in flight: at shutdown the last batch is all that keeps the process alive.
       thread.ref();
       thread.postMessage(msg);
     });
+  }
+
+  /** Whether `thread` has work in flight (a few entries at most: one batch at a time, a statistics run). */
+  private busy(thread: Worker): boolean {
+    for (const p of this.pending.values()) if (p.thread === thread) return true;
+    return false;
+  }
+
+  private answered(thread: Worker, id: number, error: WriterFailure | undefined, result: unknown): void {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    this.started.add(thread);
+    if (this.background && p?.sent !== undefined && performance.now() - p.sent > (this.opts.behindMs ?? BEHIND_MS)) {
+      // The next work starts a thread at the process's priority; this one ends once it has answered all it holds.
+      this.background = false;
+      if (this.thread === thread) this.thread = undefined;
+      this.opts.log?.warn({ behind_ms: this.opts.behindMs ?? BEHIND_MS }, 'the SQLite writer thread fell behind at background priority; it runs at normal priority from now on');
+    }
+    if (!this.busy(thread)) {
+      thread.unref();
+      if (this.thread !== thread) void thread.terminate();
+    }
+    if (error) p?.reject(rebuild(error));
+    else p?.resolve(result);
   }
 
   /** Stops the thread; the ledger closes it after its last batch. */
@@ -105,7 +159,7 @@ export class SqliteWriter {
 
   private start(): Worker {
     if (this.thread) return this.thread;
-    const workerData: WriterData = { file: this.file, busyMs: this.busyMs, pragmas: [...CONNECTION_PRAGMAS, WRITER_CACHE], zone: processZone() };
+    const workerData: WriterData = { file: this.file, busyMs: this.busyMs, pragmas: [...CONNECTION_PRAGMAS, WRITER_CACHE], zone: processZone(), background: this.background };
     const thread = threadWorker({
       // None of the parent's flags (`--input-type=module`, the bench's profiling ones).
       execArgv: [],
@@ -115,22 +169,19 @@ export class SqliteWriter {
     });
     // An idle thread must not keep the process alive.
     thread.unref();
-    thread.on('message', ({ id, error, result }: { id: number; error?: WriterFailure; result?: unknown }) => {
-      const p = this.pending.get(id);
-      this.pending.delete(id);
-      if (!this.pending.size) thread.unref();
-      if (error) p?.reject(rebuild(error));
-      else p?.resolve(result);
-    });
+    thread.on('message', ({ id, error, result }: { id: number; error?: WriterFailure; result?: unknown }) => this.answered(thread, id, error, result));
     // A thread that dies takes its open transaction with it (SQLite rolls it back): its batches failed.
     const fail = (err: Error) => {
-      // Not stopped by close(): the thread itself failed.
+      // Not stopped by close() or retired: the thread itself failed.
       if (this.thread === thread) {
         this.thread = undefined;
         this.broken ??= err;
       }
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
+      for (const [id, p] of this.pending) {
+        if (p.thread !== thread) continue;
+        this.pending.delete(id);
+        p.reject(err);
+      }
     };
     thread.on('error', fail);
     thread.on('exit', (code) => fail(new Error(`the SQLite writer thread stopped (exit code ${code})`)));

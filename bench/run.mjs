@@ -22,8 +22,8 @@ import { bareEventLoopP99, chatBody, client, eventLoopDelayP99, gitRevision, loa
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN = QUICK
-  ? { c1Seconds: 2, c64Seconds: 3, c64Rounds: 1, c64Warmup: 1, steadySeconds: 2, ttfbCount: 40, warmup: 50 }
-  : { c1Seconds: 10, c64Seconds: 10, c64Rounds: 2, c64Warmup: 3, steadySeconds: 10, ttfbCount: 300, warmup: 200 };
+  ? { c1Seconds: 2, c1Warmup: 1, c64Seconds: 3, c64Rounds: 1, c64Warmup: 1, steadySeconds: 2, ttfbCount: 40, warmup: 50 }
+  : { c1Seconds: 10, c1Warmup: 5, c64Seconds: 10, c64Rounds: 2, c64Warmup: 3, steadySeconds: 10, ttfbCount: 300, warmup: 200 };
 const MODEL = 'gpt-bench';
 const PASSWORD = 'Bench#12345';
 const OUT = h.at('bench/out');
@@ -97,8 +97,10 @@ async function main() {
     const parties = [direct, bareP, gateway];
     const targets = parties.map(({ name, url, key }) => ({ name, url, key }));
 
-    console.log(`(a) concurrency 1: ${PLAN.c1Seconds} s per target (mock, bare proxy, gateway), interleaved…`);
-    const c1 = client({ mode: 'latency', targets, model: MODEL, seconds: PLAN.c1Seconds, rounds: 10, warmup: PLAN.warmup });
+    console.log(`(a) concurrency 1: ${PLAN.c1Warmup} s warm-up, then ${PLAN.c1Seconds} s per target (mock, bare proxy, gateway), interleaved…`);
+    // The warm-up by time: in a process just started, V8's optimising compiler keeps its helper threads busy for
+    // the first ~4 s of load, long after 200 calls (docs/BENCHMARKS.md, twenty-fifth session).
+    const c1 = client({ mode: 'latency', targets, model: MODEL, seconds: PLAN.c1Seconds, rounds: 10, warmupSeconds: PLAN.c1Warmup });
 
     console.log(`(b) concurrency 64 (${tool}): ${PLAN.c64Warmup} s warm-up each, then ${PLAN.c64Rounds} × ${PLAN.c64Seconds / PLAN.c64Rounds} s per target, interleaved…`);
     for (const p of parties) await load({ url: p.url, key: p.key, connections: 64, seconds: PLAN.c64Warmup, body: chatBody(MODEL) }, tool);
@@ -203,7 +205,7 @@ async function main() {
       `Product and bare proxy started with \`node ${[...h.startFlags(), ...nodeArgs].join(' ')}\` (the bare proxy without BENCH_NODE_ARGS / profiling); \`npm start\`'s flags come from package.json.`,
       `Run ${startedAt.toISOString()} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${os.platform()} ${os.release()}; revision ${gitRevision()}.`,
       `Load average (1 min) ${load0[0].toFixed(2)} at start, ${load1[0].toFixed(2)} at end${busy ? ' — **the machine was busy: the figures are noisy**' : ''}.`,
-      `Concurrency 1: ${c1.direct.n} direct, ${c1.bare.n} bare-proxy and ${c1.gateway.n} gateway requests (bench/client.mjs, one kept-alive connection each, interleaved), ${c1.direct.errors + c1.bare.errors + c1.gateway.errors} errors.`,
+      `Concurrency 1: ${c1.direct.n} direct, ${c1.bare.n} bare-proxy and ${c1.gateway.n} gateway requests (bench/client.mjs, one kept-alive connection each, interleaved, after ${PLAN.c1Warmup} s of warm-up each), ${c1.direct.errors + c1.bare.errors + c1.gateway.errors} errors.`,
       `Concurrency 64: ${tool === 'wrk' ? 'wrk, 1 thread' : 'autocannon'}, 64 connections, ${PLAN.c64Warmup} s warm-up each, then ${PLAN.c64Rounds} interleaved round(s) of ${PLAN.c64Seconds / PLAN.c64Rounds} s per target; ${d.load.total} direct, ${b.load.total} bare-proxy and ${g.load.total} gateway answers. Latency at c=64: the rounds' mean p50, the worst round's p99.`,
       `Cores busy per run (of ${os.cpus().length}): mock run — mock ${cores(d.cpuSec, d.load.seconds)}, ${tool} ${cores(d.load.loadCpuSec, d.load.seconds)}; bare run — bare proxy ${cores(b.cpuSec, b.load.seconds)}, mock ${cores(b.mockCpuSec, b.load.seconds)}, ${tool} ${cores(b.load.loadCpuSec, b.load.seconds)}; gateway run — gateway ${cores(g.cpuSec, g.load.seconds)}, mock ${cores(g.mockCpuSec, g.load.seconds)}, ${tool} ${cores(g.load.loadCpuSec, g.load.seconds)}.`,
       `CPU per request: the process's utime + stime (/proc/<pid>/stat) during the measured run over its 2xx answers.`,

@@ -136,11 +136,12 @@ export class SqliteWriter {
     const p = this.pending.get(id);
     this.pending.delete(id);
     this.started.add(thread);
-    if (this.background && p?.sent !== undefined && performance.now() - p.sent > (this.opts.behindMs ?? BEHIND_MS)) {
+    const behindMs = this.opts.behindMs ?? BEHIND_MS;
+    if (this.background && p?.sent !== undefined && performance.now() - p.sent > behindMs) {
       // The next work starts a thread at the process's priority; this one ends once it has answered all it holds.
       this.background = false;
       if (this.thread === thread) this.thread = undefined;
-      this.opts.log?.warn({ behind_ms: this.opts.behindMs ?? BEHIND_MS }, 'the SQLite writer thread fell behind at background priority; it runs at normal priority from now on');
+      this.opts.log?.warn({ behind_ms: behindMs }, 'the SQLite writer thread fell behind at background priority; it runs at normal priority from now on');
     }
     if (!this.busy(thread)) {
       thread.unref();

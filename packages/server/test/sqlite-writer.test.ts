@@ -306,5 +306,28 @@ describe('SqliteWriter', () => {
         main.close();
       }
     });
+
+    it('keeps its thread at background priority when the main thread, not the writer, was late to read an answer', async () => {
+      const { f, main, db } = file();
+      const warn = vi.fn();
+      const writer = new SqliteWriter(f, 30_000, { behindMs: 100, log: { warn } as never });
+      try {
+        await writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()]);
+        const before = threads();
+        const answered = writer.run([db.insertInto('t').values({ id: 2, v: 2 }).compile()]);
+        // The event loop held well past behindMs (a long synchronous task): the thread's answer waits to be read.
+        const until = performance.now() + 300;
+        while (performance.now() < until);
+        await answered;
+        await writer.run([db.insertInto('t').values({ id: 3, v: 3 }).compile()]);
+        expect(warn).not.toHaveBeenCalled();
+        expect(started(before)).toEqual([]);
+        expect([...threads().values()]).toContain(19);
+        expect(main.prepare('select id from t order by id').all()).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+      } finally {
+        await writer.close();
+        main.close();
+      }
+    });
   });
 });

@@ -14,6 +14,7 @@ import { immediateTransactions } from '../db/sqlite-connection';
 import { boundedTextMemo } from '../memo';
 import { countCallLogs, statRowsStatement, type CountRun, type StatRowReader } from '../stats/count';
 import { runInZone } from '../zone';
+import { epochNow } from './sqlite-writer';
 
 export interface WriterData {
   file: string;
@@ -26,6 +27,14 @@ export interface WriterData {
 }
 
 export type WriterMessage = { id: number; statements: [sql: string, parameters: readonly unknown[]][] } | { id: number; statistics: CountRun };
+
+/** A batch's answer says when the thread finished it (`epochNow()`), whatever became of it. */
+export interface WriterAnswer {
+  id: number;
+  error?: WriterFailure;
+  result?: unknown;
+  finished?: number;
+}
 
 export interface WriterFailure {
   name?: string;
@@ -121,10 +130,13 @@ port.on('message', (msg: WriterMessage) => {
     );
     return;
   }
+  let answer: WriterAnswer;
   try {
     writeBatch(msg.statements);
-    port.postMessage({ id: msg.id });
+    answer = { id: msg.id };
   } catch (err) {
-    port.postMessage({ id: msg.id, error: failure(err) });
+    answer = { id: msg.id, error: failure(err) };
   }
+  answer.finished = epochNow();
+  port.postMessage(answer);
 });

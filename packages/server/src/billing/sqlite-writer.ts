@@ -20,7 +20,13 @@ import type { CompiledQuery } from 'kysely';
 import { CONNECTION_PRAGMAS } from '../db/sqlite-connection';
 import type { Counted, CountRun } from '../stats/count';
 import { processZone } from '../zone';
-import type { WriterData, WriterFailure, WriterMessage } from './sqlite-writer-thread';
+import type { WriterAnswer, WriterData, WriterFailure, WriterMessage } from './sqlite-writer-thread';
+
+/**
+ * Milliseconds since the epoch, sub-millisecond and comparable across threads (each thread's
+ * performance.now() counts from its own start): when a batch was sent here and finished in the thread.
+ */
+export const epochNow = () => performance.timeOrigin + performance.now();
 
 /**
  * The thread's module: the bundle's sibling entry (scripts/build-server.mjs) in the product; its TypeScript
@@ -59,11 +65,13 @@ export function batchStatements(statements: readonly CompiledQuery[]): [sql: str
 }
 
 /**
- * A batch that took longer than this to be answered (a few ms as a rule) fell behind: the thread runs at
- * background priority (sqlite-writer-thread.ts), which a machine whose cores are all busy can starve while
- * the batches pile up in memory. A thread cannot raise its priority again, so that one is retired and the
- * next batches go to a thread at the process's priority, for good. A slow disk or a long console
- * transaction holding the lock ends the same way: it costs the calls' tail, never the writes.
+ * A batch the thread finished longer than this after it was sent (a few ms as a rule) fell behind: the
+ * thread runs at background priority (sqlite-writer-thread.ts), which a machine whose cores are all busy can
+ * starve while the batches pile up in memory. A thread cannot raise its priority again, so that one is
+ * retired and the next batches go to a thread at the process's priority, for good. A slow disk or a long
+ * console transaction holding the lock ends the same way: it costs the calls' tail, never the writes. The
+ * thread's own clock says when it finished, not the answer's arrival: a main thread held up (a long
+ * synchronous task, a debugger) reads its answers late, and that says nothing of the writer.
  */
 const BEHIND_MS = 1_000;
 
@@ -72,8 +80,8 @@ interface Pending {
   resolve: (result: unknown) => void;
   reject: (err: Error) => void;
   /**
-   * When a ledger batch was sent (performance.now()); undefined for a statistics run, long by nature, and
-   * for a thread's first work, which waits for the thread to start.
+   * When a ledger batch was sent (`epochNow()`); undefined for a statistics run, long by nature, and for a
+   * thread's first work, which waits for the thread to start.
    */
   sent: number | undefined;
 }
@@ -117,7 +125,7 @@ export class SqliteWriter {
   private send(msg: WriterMessage, batch = false): Promise<unknown> {
     if (this.broken) return Promise.reject(this.broken);
     const thread = this.start();
-    const sent = batch && this.started.has(thread) ? performance.now() : undefined;
+    const sent = batch && this.started.has(thread) ? epochNow() : undefined;
     return new Promise((resolve, reject) => {
       this.pending.set(msg.id, { thread, resolve, reject, sent });
       // Held while work is in flight: at shutdown the last batch is all that keeps the process alive.
@@ -132,12 +140,12 @@ export class SqliteWriter {
     return false;
   }
 
-  private answered(thread: Worker, id: number, error: WriterFailure | undefined, result: unknown): void {
+  private answered(thread: Worker, { id, error, result, finished }: WriterAnswer): void {
     const p = this.pending.get(id);
     this.pending.delete(id);
     this.started.add(thread);
     const behindMs = this.opts.behindMs ?? BEHIND_MS;
-    if (this.background && p?.sent !== undefined && performance.now() - p.sent > behindMs) {
+    if (this.background && p?.sent !== undefined && finished !== undefined && finished - p.sent > behindMs) {
       // The next work starts a thread at the process's priority; this one ends once it has answered all it holds.
       this.background = false;
       if (this.thread === thread) this.thread = undefined;
@@ -170,7 +178,7 @@ export class SqliteWriter {
     });
     // An idle thread must not keep the process alive.
     thread.unref();
-    thread.on('message', ({ id, error, result }: { id: number; error?: WriterFailure; result?: unknown }) => this.answered(thread, id, error, result));
+    thread.on('message', (answer: WriterAnswer) => this.answered(thread, answer));
     // A thread that dies takes its open transaction with it (SQLite rolls it back): its batches failed.
     const fail = (err: Error) => {
       // Not stopped by close() or retired: the thread itself failed.

@@ -14,7 +14,7 @@ import { immediateTransactions } from '../db/sqlite-connection';
 import { boundedTextMemo } from '../memo';
 import { countCallLogs, statRowsStatement, type CountRun, type StatRowReader } from '../stats/count';
 import { runInZone } from '../zone';
-import { epochNow } from './sqlite-writer';
+import { epochNow } from './thread-clock';
 
 export interface WriterData {
   file: string;

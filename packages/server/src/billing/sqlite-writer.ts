@@ -21,12 +21,7 @@ import { CONNECTION_PRAGMAS } from '../db/sqlite-connection';
 import type { Counted, CountRun } from '../stats/count';
 import { processZone } from '../zone';
 import type { WriterAnswer, WriterData, WriterFailure, WriterMessage } from './sqlite-writer-thread';
-
-/**
- * Milliseconds since the epoch, sub-millisecond and comparable across threads (each thread's
- * performance.now() counts from its own start): when a batch was sent here and finished in the thread.
- */
-export const epochNow = () => performance.timeOrigin + performance.now();
+import { epochNow } from './thread-clock';
 
 /**
  * The thread's module: the bundle's sibling entry (scripts/build-server.mjs) in the product; its TypeScript

@@ -58,4 +58,30 @@ describe('JSON nesting limits', () => {
     await Promise.all(Array.from({ length: 20 }, () => send('/v1/chat/completions', `{"messages":${nested(50_000)}}`)));
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
+
+  describe('prototype poisoning', () => {
+    const chat = (extra: string, content = 'hi') => `{${extra}"model":"m","messages":[{"role":"user","content":${JSON.stringify(content)}}]}`;
+    it.each([
+      ['a __proto__ key', chat('"__proto__":{"polluted":1},')],
+      ['a __proto__ key spelt with escapes', chat('"\\u005f\\u005Fproto__":{"polluted":1},')],
+      ['a nested constructor.prototype', chat('"x":[{"constructor":{"prototype":{"polluted":1}}}],')],
+      ['a constructor key spelt with an escape', chat('"constr\\u0075ctor":{"prototype":{"polluted":1}},')],
+    ])('refuses %s as unparsable JSON', async (_label, body) => {
+      const res = await send('/v1/chat/completions', body);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_json', type: 'invalid_request_error' } });
+    });
+
+    it('refuses it on console routes too', async () => {
+      const r = await new Client(server.url).raw('POST', '/api/v1/auth/login', '{"account":"a","\\u005f_proto__":{"isAdmin":true}}');
+      expect(r.status).toBe(400);
+    });
+
+    it('takes the words in text, and a constructor that is no prototype carrier', async () => {
+      for (const body of [chat('', 'class A { constructor() {} } // __proto__ and \\u0000'), chat('"constructor":"x",'), chat('"meta":{"constructor":{"name":"A"}},')]) {
+        // Past the parser: refused for the made-up key, not for the body.
+        expect((await send('/v1/chat/completions', body)).status).toBe(401);
+      }
+    });
+  });
 });

@@ -35,6 +35,39 @@ describe('fastTokens', () => {
     expect(fastTokens('')).toBe(0);
     expect(fastTokens(undefined)).toBe(0);
   });
+
+  it('counts by its documented rules, unit by unit, whatever the mix', () => {
+    // The rules of its comment as branches: the lookup tables must give the same sum on any text.
+    const byRules = (text: string) => {
+      let tenths = 0;
+      let prev = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        let cls = 0;
+        if (c >= 97 && c <= 122) {
+          cls = 1;
+          tenths += prev ? 4 : 10;
+        } else if (c >= 65 && c <= 90) {
+          cls = 2;
+          tenths += prev === 2 ? 6 : 10;
+        } else if (c === 32) tenths += 3;
+        else if (c < 0x800) tenths += 10;
+        else if (c >= 0xd800 && c <= 0xdbff) tenths += 30;
+        else if (c < 0xdc00 || c > 0xdfff) tenths += 20;
+        prev = cls;
+      }
+      return Math.ceil(tenths / 10);
+    };
+    // Units from every class and every boundary, lone surrogates included, in seeded random order.
+    const units = [0, 9, 10, 31, 32, 33, 47, 48, 57, 64, 65, 66, 89, 90, 91, 96, 97, 98, 121, 122, 123, 127, 128, 255, 0x7ff, 0x800, 0x4e2d, 0xd7ff, 0xd800, 0xd83d, 0xdbff, 0xdc00, 0xde00, 0xdfff, 0xe000, 0xfffd, 0xffff];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let t = 0; t < 300; t++) {
+      const text = String.fromCharCode(...Array.from({ length: next() % 200 }, () => units[next() % units.length]!));
+      expect(fastTokens(text)).toBe(byRules(text));
+    }
+    for (const text of Object.values(SAMPLES)) expect(fastTokens(text)).toBe(byRules(text));
+  });
 });
 
 const conversation = (text: string): ChatMessage[] => [

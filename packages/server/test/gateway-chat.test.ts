@@ -38,6 +38,13 @@ describe.each(dialects)('gateway chat on %s', (dialect) => {
     expect(log.creator).not.toBe(w.key);
   });
 
+  it('sends the upstream text past ASCII as it was written', async () => {
+    const said = 'naïve café — 你好, Привет 😀';
+    const r = await w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: said }] });
+    expect(r.choices[0]!.message.content).toBe(answer('gpt-test', said));
+    await w.flush();
+  });
+
   it('streams with usage and charges the same way', async () => {
     const before = await w.quotaOf(w.user.userId);
     const stream = await w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi there' }], stream: true, stream_options: { include_usage: true } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bracketsOver, deeperThan } from './json-body';
+import { bodyFault } from './json-body';
 
 const nest = (levels: number): unknown => {
   let v: unknown = 'x';
@@ -7,34 +7,28 @@ const nest = (levels: number): unknown => {
   return v;
 };
 
-describe('deeperThan', () => {
-  it('counts arrays and objects alike, up to the limit exactly', () => {
-    expect(deeperThan(nest(128), 128)).toBe(false);
-    expect(deeperThan(nest(129), 128)).toBe(true);
-    expect(deeperThan('text', 0)).toBe(false);
-    expect(deeperThan({ a: [1, 2, { b: null }], c: { d: {} } }, 3)).toBe(false);
-    expect(deeperThan({ a: [1, 2, { b: null }], c: { d: {} } }, 2)).toBe(true);
+describe('bodyFault', () => {
+  it('counts arrays and objects alike, up to the depth limit exactly', () => {
+    expect(bodyFault(nest(128), 128)).toBeUndefined();
+    expect(bodyFault(nest(129), 128)).toBe('too_deep');
+    expect(bodyFault('text', 0)).toBeUndefined();
+    expect(bodyFault({ a: [1, 2, { b: null }], c: { d: {} } }, 3)).toBeUndefined();
+    expect(bodyFault({ a: [1, 2, { b: null }], c: { d: {} } }, 2)).toBe('too_deep');
   });
 
   it('walks 100,000 levels without recursion', () => {
-    expect(deeperThan(nest(100_000), 128)).toBe(true);
-  });
-});
-
-describe('bracketsOver', () => {
-  it('counts both kinds of opening bracket, up to the limit exactly', () => {
-    const text = (levels: number) => JSON.stringify(nest(levels));
-    expect(bracketsOver(text(128), 128)).toBe(false);
-    expect(bracketsOver(text(129), 128)).toBe(true);
-    expect(bracketsOver('{"a":[1,{"b":[]}]}', 3)).toBe(true);
-    expect(bracketsOver('{"a":[1,{"b":[]}]}', 4)).toBe(false);
-    expect(bracketsOver('"text"', 0)).toBe(false);
+    expect(bodyFault(nest(100_000), 128)).toBe('too_deep');
   });
 
-  it('never says no for a text deeper than the limit: a depth needs as many brackets', () => {
-    for (let levels = 0; levels < 300; levels += 7) {
-      const text = JSON.stringify(nest(levels));
-      if (deeperThan(JSON.parse(text), 128)) expect(bracketsOver(text, 128)).toBe(true);
+  it('finds prototype poisoning at any depth, however its keys were spelt', () => {
+    for (const text of ['{"__proto__":{"a":1}}', '{"\\u005f\\u005fproto__":1}', '[1,{"x":[{"constructor":{"prototype":{}}}]}]', '{"constr\\u0075ctor":{"prot\\u006ftype":null}}']) {
+      expect(bodyFault(JSON.parse(text), 128), text).toBe('poisoned');
+    }
+  });
+
+  it('takes the same words where they poison nothing', () => {
+    for (const text of ['{"constructor":"A"}', '{"constructor":{"name":"A"}}', '{"x":"__proto__","y":["constructor","prototype"]}', '{"prototype":{"constructor":1}}']) {
+      expect(bodyFault(JSON.parse(text), 128), text).toBeUndefined();
     }
   });
 });

@@ -103,6 +103,27 @@ export function chatBody(/** @type {string} */ model, stream = false) {
 }
 
 /**
+ * The kind of body a coding agent sends (Claude Code, Codex CLI): a system prompt, 100 turns of prose and
+ * code, 20 tools with JSON schemas, ~150 KB of ASCII, the same text every run. The gateway parses, checks,
+ * estimates and re-serialises all of it; a proxy passes the bytes.
+ */
+export function agentChatBody(/** @type {string} */ model) {
+  const messages = [{ role: 'system', content: 'You are a coding agent working in a TypeScript repository. '.repeat(40) }];
+  for (let i = 0; i < 100; i++) {
+    messages.push(
+      i % 2
+        ? { role: 'assistant', content: `Here is the change to src/app${i}.ts:\n${'const value = compute(input, options); // keeps the order\n'.repeat(30)}` }
+        : { role: 'user', content: `Please look at src/app${i}.ts and fix the failing test. ${'The handler returns early when the list is empty, and the caller never sees the error. '.repeat(16)}` },
+    );
+  }
+  const tools = Array.from({ length: 20 }, (_, i) => ({
+    type: 'function',
+    function: { name: `tool_${i}`, description: `Runs step ${i} of the edit`, parameters: { type: 'object', properties: { path: { type: 'string', description: 'the file' }, edits: { type: 'array', items: { type: 'object', properties: { find: { type: 'string' }, replace: { type: 'string' } } } } }, required: ['path'] } },
+  }));
+  return JSON.stringify({ model, messages, tools });
+}
+
+/**
  * autocannon in its own process (not in ours, not in the servers'): its JSON result, plus `loadCpuSec`,
  * the CPU seconds autocannon itself used (sampled every 200 ms while it ran, so the last moments are missed).
  * @param {{ url: string, key: string, connections: number, seconds: number, body: string }} o

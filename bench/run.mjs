@@ -18,12 +18,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
-import { bareEventLoopP99, chatBody, client, eventLoopDelayP99, gitRevision, load, loadTool, mergeLoads, procStats, scrapeMetrics, settle } from './load.mjs';
+import { agentChatBody, bareEventLoopP99, chatBody, client, eventLoopDelayP99, gitRevision, load, loadTool, mergeLoads, procStats, scrapeMetrics, settle } from './load.mjs';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 const PLAN = QUICK
-  ? { c1Seconds: 2, c1Warmup: 1, c64Seconds: 3, c64Rounds: 1, c64Warmup: 1, steadySeconds: 2, ttfbCount: 40, warmup: 50 }
-  : { c1Seconds: 10, c1Warmup: 5, c64Seconds: 10, c64Rounds: 2, c64Warmup: 3, steadySeconds: 10, ttfbCount: 300, warmup: 200 };
+  ? { c1Seconds: 2, c1Warmup: 1, c64Seconds: 3, c64Rounds: 1, c64Warmup: 1, steadySeconds: 2, ttfbCount: 40, warmup: 50, agentSeconds: 2, agentRounds: 1, agentWarmup: 1 }
+  : { c1Seconds: 10, c1Warmup: 5, c64Seconds: 10, c64Rounds: 2, c64Warmup: 3, steadySeconds: 10, ttfbCount: 300, warmup: 200, agentSeconds: 10, agentRounds: 2, agentWarmup: 3 };
+/** Connections for the agent-sized bodies: a team's agents, not a flood (each call is ~25× the work of a ping). */
+const AGENT_CONNECTIONS = 16;
 const MODEL = 'gpt-bench';
 const PASSWORD = 'Bench#12345';
 const OUT = h.at('bench/out');
@@ -168,6 +170,25 @@ async function main() {
     console.log(`(c) streaming: ${PLAN.ttfbCount} sequential requests per target, interleaved…`);
     const ttfb = client({ mode: 'ttfb', targets, model: MODEL, count: PLAN.ttfbCount, warmup: Math.min(PLAN.warmup, 100) });
 
+    // Last, so the peak RSS above is the ping load's, as before: what coding agents send, for context (no target).
+    const agentBody = agentChatBody(MODEL);
+    console.log(`(e) agent-sized body (${Math.round(agentBody.length / 1024)} KB), concurrency ${AGENT_CONNECTIONS}: ${PLAN.agentWarmup} s warm-up each, then ${PLAN.agentRounds} × ${PLAN.agentSeconds / PLAN.agentRounds} s per proxy, in turns…`);
+    const proxies = [bareP, gateway];
+    for (const p of proxies) await load({ url: p.url, key: p.key, connections: AGENT_CONNECTIONS, seconds: PLAN.agentWarmup, body: agentBody }, tool);
+    const agentAcc = Object.fromEntries(proxies.map((p) => [p.name, { cpuSec: 0, ok: 0, errors: 0 }]));
+    for (let r = 0; r < PLAN.agentRounds; r++) {
+      for (const p of r % 2 ? [...proxies].reverse() : proxies) {
+        const before = procStats(p.pid).cpuSec;
+        const res = await load({ url: p.url, key: p.key, connections: AGENT_CONNECTIONS, seconds: PLAN.agentSeconds / PLAN.agentRounds, body: agentBody }, tool);
+        const a = agentAcc[p.name];
+        a.cpuSec += procStats(p.pid).cpuSec - before;
+        a.ok += res.ok;
+        a.errors += res.non2xx + res.errors + res.timeouts;
+      }
+    }
+    const agentUs = (/** @type {Party} */ p) => (agentAcc[p.name].cpuSec * 1e6) / agentAcc[p.name].ok;
+    const agent = { bodyBytes: agentBody.length, connections: AGENT_CONNECTIONS, bare: { ...agentAcc.bare, cpuPerReqUs: agentUs(bareP) }, gateway: { ...agentAcc.gateway, cpuPerReqUs: agentUs(gateway) } };
+
     const load1 = os.loadavg();
     const added = (/** @type {Record<string, { p50: number, p99: number }>} */ r, /** @type {'p50' | 'p99'} */ q) => ({ bare: r.bare[q] - r.direct[q], gateway: r.gateway[q] - r.direct[q] });
     const p50 = added(c1, 'p50');
@@ -195,6 +216,7 @@ async function main() {
       row([`Latency at c=64, p50 / p99 (${tool})`, lat(d), lat(b), lat(g), '—', '—', '—']),
       row([`Event-loop delay p99 under a steady load (${rps(steady.rate)}, half the c=64 throughput; product /metrics)`, '—', ms(eldSteadyBare), `**${ms(eldSteady.p99)}**`, times(ratio(eldSteady.p99, eldSteadyBare)), `≤ ${TARGETS.eldP99} ms`, verdict(eldSteady.p99 <= TARGETS.eldP99, eldSteady.p99)]),
       row(['Event-loop delay p99 at c=64, saturated (the queue, for context)', '—', '—', ms(eld.p99), '—', '—', '—']),
+      row([`CPU per request, an agent-sized body (${Math.round(agent.bodyBytes / 1024)} KB, c=${agent.connections}; for context)`, '—', us(agent.bare.cpuPerReqUs), us(agent.gateway.cpuPerReqUs), times(ratio(agent.gateway.cpuPerReqUs, agent.bare.cpuPerReqUs)), '—', '—']),
       row(['Peak RSS under load (VmHWM; sampled every 200 ms)', `${mb(rss(d))}`, `${mb(rss(b))} (${mb(b.peakRss)})`, `**${mb(rss(g))}** (${mb(g.peakRss)})`, times(ratio(rss(g), rss(b))), `≤ ${TARGETS.rssMb} MB`, verdict(rss(g) <= TARGETS.rssMb, rss(g))]),
     ].join('\n');
 
@@ -211,6 +233,7 @@ async function main() {
       `CPU per request: the process's utime + stime (/proc/<pid>/stat) during the measured run over its 2xx answers.`,
       `Event-loop delay: ${eld.source}. Steady load: bench/client.mjs paced (the n-th request sent at n / rate s, up to 64 in flight), ${Math.round(steadyRate)} req/s asked for ${PLAN.steadySeconds} s, ${rps(steady.rate)} answered, ${steady.errors} errors, latency p50 ${ms(steady.p50)} / p99 ${ms(steady.p99)}; the bare proxy then took the same load (${rps(steadyBare.rate)} answered, ${steadyBare.errors} errors, p99 ${ms(steadyBare.p99)}), its delay read by bench/bare-proxy.mjs the same way.`,
       `Streaming: ${ttfb.direct.n} + ${ttfb.bare.n} + ${ttfb.gateway.n} sequential requests, time from sending to the first \`data:\` chunk.`,
+      `Agent-sized body (bench/load.mjs \`agentChatBody\`: a system prompt, 100 turns, 20 tools): ${tool}, ${agent.connections} connections, ${PLAN.agentWarmup} s warm-up each, then ${PLAN.agentRounds} round(s) of ${PLAN.agentSeconds / PLAN.agentRounds} s per proxy in turns, after the other measures (the peak RSS is read before it); ${agent.bare.ok} bare-proxy and ${agent.gateway.ok} gateway answers, ${agent.bare.errors + agent.gateway.errors} errors.`,
       ...(QUICK ? ['**BENCH_QUICK=1: shortened smoke run, figures not meaningful.**'] : []),
     ];
 
@@ -218,7 +241,7 @@ async function main() {
     console.log(`\n${report}`);
     fs.mkdirSync(OUT, { recursive: true });
     fs.writeFileSync(path.join(OUT, 'results.md'), report);
-    fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ startedAt, load: [load0, load1], tool, targets: TARGETS, c1, c64: run64, c64Rounds: Object.fromEntries(Object.entries(acc).map(([k, v]) => [k, v.runs])), eld, eldSteady, eldSteadyBare, steady, steadyBare, ttfb }, null, 2));
+    fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify({ startedAt, load: [load0, load1], tool, targets: TARGETS, c1, c64: run64, c64Rounds: Object.fromEntries(Object.entries(acc).map(([k, v]) => [k, v.runs])), eld, eldSteady, eldSteadyBare, steady, steadyBare, ttfb, agent }, null, 2));
     console.log(`Written to ${path.relative(process.cwd(), path.join(OUT, 'results.md'))}`);
     if (profiling) {
       // The profile is written when the process exits.

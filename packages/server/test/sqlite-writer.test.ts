@@ -310,14 +310,17 @@ describe('SqliteWriter', () => {
     it('keeps its thread at background priority when the main thread, not the writer, was late to read an answer', async () => {
       const { f, main, db } = file();
       const warn = vi.fn();
-      const writer = new SqliteWriter(f, 30_000, { behindMs: 100, log: { warn } as never });
+      // A second: time enough for the thread at nice 19 on a machine busy with other tests.
+      const writer = new SqliteWriter(f, 30_000, { behindMs: 1_000, log: { warn } as never });
       try {
         await writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()]);
         const before = threads();
+        const sent = performance.now();
         const answered = writer.run([db.insertInto('t').values({ id: 2, v: 2 }).compile()]);
-        // The event loop held well past behindMs (a long synchronous task): the thread's answer waits to be read.
-        const until = performance.now() + 300;
-        while (performance.now() < until);
+        // The event loop held (a long synchronous task) until the batch is committed and behindMs is well
+        // past: the thread's answer waits to be read.
+        const committed = main.prepare('select 1 from t where id = 2');
+        while (!committed.get() || performance.now() - sent < 1_300);
         await answered;
         await writer.run([db.insertInto('t').values({ id: 3, v: 3 }).compile()]);
         expect(warn).not.toHaveBeenCalled();

@@ -2,6 +2,7 @@
 // fsync) ran on the main thread, synchronously, and every request that arrived meanwhile waited. They are
 // written by a thread of their own now (billing/sqlite-writer.ts); these tests hold the main thread to
 // that, and the thread to the transaction semantics the ledger counts on.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -249,20 +250,25 @@ describe('SqliteWriter', () => {
   // Issue 16: at c=1 a call's thread woken onto the core where a batch was running waited out the batch
   // (~1 ms every 20 ms): the product's p99 was twice the bare proxy's (docs/BENCHMARKS.md, twenty-fifth session).
   describe.runIf(process.platform === 'linux')('its thread as background work (Linux)', () => {
-    /** This process's threads and their nice values (/proc/self/task/<tid>/stat, field 19). */
-    const threads = () =>
+    /** This process's threads: their nice values and scheduling policies (/proc/self/task/<tid>/stat, fields 19 and 41). */
+    const schedules = () =>
       new Map(
         fs.readdirSync('/proc/self/task').flatMap((tid) => {
           try {
             const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-            return [[tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])] as const];
+            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            return [[tid, { nice: Number(fields[16]), policy: Number(fields[38]) }] as const];
           } catch {
             return []; // gone meanwhile
           }
         }),
       );
+    const threads = () => new Map([...schedules()].map(([tid, s]) => [tid, s.nice] as const));
     /** The nice values of the threads started since `before`. */
     const started = (before: Map<string, number>) => [...threads()].filter(([tid]) => !before.has(tid)).map(([, nice]) => nice);
+    const SCHED_OTHER = 0;
+    const SCHED_IDLE = 5;
+    const hasChrt = spawnSync('chrt', ['--version'], { stdio: 'ignore' }).status === 0;
 
     it('runs at nice 19, the calls\' threads at the process\'s priority', async () => {
       const { f, main, db } = file();
@@ -273,6 +279,22 @@ describe('SqliteWriter', () => {
         expect(started(before)).toContain(19);
         expect(threads().get(String(process.pid))).toBe(os.getPriority());
         expect(os.getPriority()).not.toBe(19);
+      } finally {
+        await writer.close();
+        main.close();
+      }
+    });
+
+    // At nice 19 a running batch still finished its slice before a woken call's thread (twenty-seventh session).
+    it.runIf(hasChrt)('runs as SCHED_IDLE where chrt can set it, the calls\' threads as they were', async () => {
+      const { f, main, db } = file();
+      const before = schedules();
+      const writer = new SqliteWriter(f);
+      try {
+        await writer.run([db.insertInto('t').values({ id: 1, v: 1 }).compile()]);
+        const fresh = [...schedules()].filter(([tid]) => !before.has(tid)).map(([, s]) => s);
+        expect(fresh).toContainEqual({ nice: 19, policy: SCHED_IDLE });
+        expect(schedules().get(String(process.pid))?.policy).toBe(SCHED_OTHER);
       } finally {
         await writer.close();
         main.close();

@@ -5,6 +5,8 @@
 //   - A statistics run (stats/count.ts) up to a cutoff the main thread chose: rows read, summed and
 //     written here, chunk by chunk, with the ledger's batches let in between the pieces.
 // Messages are answered by id, with the error as the main connection would have thrown it.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
@@ -47,18 +49,31 @@ const port = parentPort!;
 if (data.zone) runInZone(data.zone);
 
 /**
- * Nice 19 for this thread alone: its batches are background work, and a call's thread woken onto the core
- * where a batch was running waited out the batch's ~1 ms (at c=1 a call every 20 ms, the product's p99;
- * docs/BENCHMARKS.md, twenty-fifth session). Linux only: there setpriority(…, 0, …) names the calling
- * thread; elsewhere it would lower the whole process. A thread may always lower its own priority.
+ * This thread alone as background work: its batches are, and a call's thread woken onto the core where a
+ * batch was running waited out the batch's ~1 ms (at c=1 a call every 20 ms, the product's p99;
+ * docs/BENCHMARKS.md, twenty-fifth session). Nice 19 first; then SCHED_IDLE where util-linux's `chrt` can
+ * set it (Node has no call for the policy): at nice 19 the scheduler still let a running batch finish its
+ * slice before a woken call's thread, and at c=1 calls that overlapped a batch ran ~0.3 ms longer; a
+ * SCHED_IDLE thread gives way at once (twenty-seventh session). Either starves on a machine whose cores are
+ * all busy, which sqlite-writer.ts `BEHIND_MS` catches. Linux only: there setpriority(…, 0, …) and
+ * /proc/thread-self name the calling thread; elsewhere it would lower the whole process. A thread may
+ * always lower its own priority.
  */
-if (data.background && process.platform === 'linux') {
+function runAsBackground(): void {
   try {
     os.setPriority(19);
   } catch {
     // Refused (a sandbox): the thread runs at the process's priority, as before.
+    return;
+  }
+  try {
+    const tid = fs.readlinkSync('/proc/thread-self').split('/').pop()!;
+    spawnSync('chrt', ['--idle', '--pid', '0', tid], { stdio: 'ignore', timeout: 2_000 });
+  } catch {
+    // No /proc or no chrt: nice 19 it is.
   }
 }
+if (data.background && process.platform === 'linux') runAsBackground();
 
 const file = new SQLite(data.file);
 file.pragma(`busy_timeout = ${data.busyMs}`);

@@ -12,7 +12,7 @@ import type { Ctx } from '../context';
 import type { NewCallLog } from '../db/schema';
 import { accountKey, type AccountRef, type Balances, type Debit, type Entry, type LedgerStore, type LedgerStoreFactory, type Reservation, type StoreBatch } from './ledger-types';
 import { dbError, refusesRows, writeSalvaged } from './ledger-quarantine';
-import { applyWritten, planEntries, writeEntries } from './ledger-write';
+import { applyWritten, logsOf, planEntries, writeEntries } from './ledger-write';
 import type { SqliteWriter } from './sqlite-writer';
 
 const LEDGERS = new WeakMap<Ctx, Ledger>();
@@ -282,7 +282,7 @@ export class Ledger {
     } catch (err) {
       return { err };
     }
-    await this.written(batch, totals, batch.entries.flatMap((e) => e.logs));
+    await this.written(batch, totals, logsOf(batch.entries));
     return undefined;
   }
 

@@ -7,12 +7,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
+import vm from 'node:vm';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, sql, Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { refusesRows } from '../src/billing/ledger-quarantine';
 import { batchStatements, SqliteWriter } from '../src/billing/sqlite-writer';
 import type { NewCallLog } from '../src/db/schema';
+import { sqliteFile } from '../src/db/index';
 import { immediateTransactions } from '../src/db/sqlite-connection';
 import { MAX_CHUNK_KEYS } from '../src/stats/count';
 import { admin, expectNoDrift, startServer, type TestServer } from './helpers';
@@ -50,6 +52,50 @@ describe('the ledger on SQLite', () => {
       expect(Number(logs.n)).toBe(40);
       await expectNoDrift(w.server);
     } finally {
+      await w.close();
+    }
+  });
+});
+
+/** V8's full collection, from a context made while `--expose-gc` was set (the process's own flags as they were). */
+function collector(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  v8.setFlagsFromString('--no-expose-gc');
+  return gc;
+}
+
+describe('the ledger on SQLite, while the thread writes a batch', () => {
+  it("holds none of the batch's statements (the thread has its copy; the entries stay for a retry)", async () => {
+    const gc = collector();
+    const w = await world('sqlite');
+    // The file's write lock, held on a connection of the test's own: the thread waits for it with the batch.
+    const lock = new SQLite(sqliteFile(w.server.app.ctx.config.dataDir));
+    try {
+      const writer = w.server.app.gateway.sqliteWriter!;
+      const run = writer.run.bind(writer);
+      let handed: WeakRef<object> | undefined;
+      // Keeps no reference of its own: the statements only as the ledger and the writer hold them.
+      writer.run = (statements) => {
+        handed = new WeakRef(statements);
+        return run(statements);
+      };
+      await w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'held' }] });
+      lock.exec('begin immediate');
+      const flushed = w.flush();
+      await vi.waitUntil(() => handed !== undefined);
+      // A WeakRef keeps its target until the task that made it ends.
+      await new Promise((r) => setTimeout(r, 20));
+      gc();
+      expect(handed!.deref()).toBeUndefined();
+      lock.exec('commit');
+      await flushed;
+      const logs = await w.server.app.ctx.db.selectFrom('call_logs').select(sql<number>`count(*)`.as('n')).where('user_id', '=', w.user.userId).executeTakeFirstOrThrow();
+      expect(Number(logs.n)).toBe(1);
+      await expectNoDrift(w.server);
+    } finally {
+      if (lock.inTransaction) lock.exec('rollback');
+      lock.close();
       await w.close();
     }
   });

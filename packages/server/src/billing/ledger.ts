@@ -37,6 +37,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** What settle() returns once a store took the entry at once: nothing left to wait for. */
 const RECORDED: Promise<void> = Promise.resolve();
 
+/**
+ * Plans `entries` and hands their statements to the writer thread. Not inside the async caller: its frame
+ * would hold the statements (every row's values, ~0.5 KB a call) until the thread answered, 10–20 ms under
+ * load, long enough for the collector to copy them and often promote them (docs/BENCHMARKS.md,
+ * twenty-eighth session). The thread has its own copy; the entries stay here for a retry.
+ */
+function handOver(ctx: Ctx, writer: SqliteWriter, entries: Entry[]): { committed: Promise<void>; totals: Debit[] } {
+  const plan = planEntries(ctx.db, entries);
+  return { committed: writer.run(plan.statements), totals: plan.totals };
+}
+
 export class Ledger {
   private readonly store: LedgerStore;
   /** Debits and logs recorded since the last flush (decides when to flush early). */
@@ -290,10 +301,10 @@ export class Ledger {
   private async transact(batch: StoreBatch): Promise<Debit[]> {
     const writer = this.opts.writer;
     if (writer?.usable && !batch.dedupe) {
-      const plan = planEntries(this.ctx.db, batch.entries);
+      const { committed, totals } = handOver(this.ctx, writer, batch.entries);
       try {
-        await writer.run(plan.statements);
-        return plan.totals;
+        await committed;
+        return totals;
       } catch (err) {
         // A refused row or a busy database: the caller's rules apply. A thread that died (it rolled its
         // transaction back): this batch and the next ones go on the main connection.

@@ -1,7 +1,7 @@
 // @ts-check
 // `npm run bench:profile`: where the gateway's main thread spends its time at concurrency 64, beside the bare
 // proxy's (bench/bare-proxy.mjs), by the code the samples fall in: the kernel's socket writes, Node's own
-// library, undici, Fastify, our packages, the garbage collector. Both run under `--cpu-prof` and are loaded in
+// library, undici, Fastify, our packages, the garbage collector; then file by file and function by function. Both run under `--cpu-prof` and are loaded in
 // turns, each round from idle, as in bench:ab; only the samples inside a party's measured rounds count, and
 // their shares become µs a call with the main thread's CPU that /proc read over the same rounds. What the main
 // thread does not do (the SQLite writer thread, V8's helper threads) is one more line. The bundle's frames are
@@ -38,7 +38,7 @@ const BUNDLE = process.env.BENCH_BUNDLE ?? h.BUNDLE;
 /**
  * @typedef {{ callFrame: { functionName: string, url: string, lineNumber: number, columnNumber: number }, id: number }} ProfileNode
  * @typedef {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[], startTime: number }} Profile
- * @typedef {{ name: string, calls: number, mainUs: number, otherUs: number, byGroup: Map<string, number>, byFile: Map<string, number>, busy: number }} Measured
+ * @typedef {{ name: string, calls: number, mainUs: number, otherUs: number, byGroup: Map<string, number>, byFile: Map<string, number>, byFunction: Map<string, number>, busy: number }} Measured
  */
 
 /** The group a source belongs to: the rows of the table. */
@@ -70,7 +70,20 @@ function sourceOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {SourceMa
   return f.functionName || '(native)';
 }
 
-/** The samples of `profile` taken inside `windows` (µs of the monotonic clock V8 stamps them with), by source. */
+/** A frame's function and the line it starts at in its source (the original source's, through the bundle's map). */
+function functionOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {SourceMap | undefined} */ map) {
+  let line = f.lineNumber + 1;
+  if (f.url.endsWith('/dist/main.mjs') && map) {
+    const entry = map.findEntry(f.lineNumber, f.columnNumber);
+    if ('originalLine' in entry) line = entry.originalLine + 1;
+  }
+  return `${f.functionName || '(anonymous)'}${line > 0 ? ` :${line}` : ''}`;
+}
+
+/**
+ * The samples of `profile` taken inside `windows` (µs of the monotonic clock V8 stamps them with), by source and
+ * by function (`<function> :<line> <source>`): a file's share alone hides which of its functions is hot.
+ */
 function samplesBySource(/** @type {Profile} */ profile, /** @type {[number, number][]} */ windows, /** @type {SourceMap | undefined} */ map) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   /** @type {Map<number, number>} */
@@ -82,13 +95,19 @@ function samplesBySource(/** @type {Profile} */ profile, /** @type {[number, num
   }
   /** @type {Map<string, number>} */
   const bySource = new Map();
+  /** @type {Map<string, number>} */
+  const byFunction = new Map();
   for (const [id, n] of perNode) {
     const node = nodes.get(id);
     if (!node) continue;
     const source = sourceOf(node.callFrame, map);
     bySource.set(source, (bySource.get(source) ?? 0) + n);
+    if (source === '(idle)') continue;
+    // V8's natives and its own entries (`writev`, the collector) have no file: their name is their source.
+    const fn = node.callFrame.url ? `${functionOf(node.callFrame, map)} ${source}` : source;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + n);
   }
-  return bySource;
+  return { bySource, byFunction };
 }
 
 /** The newest profile in `dir`. */
@@ -116,7 +135,7 @@ async function round(/** @type {Party} */ party, /** @type {Party[]} */ all, /**
 /** A party's profile (written when it exits) attributed: its windows' samples, in µs a call of its main thread. */
 async function attribute(/** @type {Party} */ party, /** @type {SourceMap | undefined} */ map) {
   await party.proc.stop();
-  const bySource = samplesBySource(readProfile(party.dir), party.windows, map);
+  const { bySource, byFunction: samplesByFunction } = samplesBySource(readProfile(party.dir), party.windows, map);
   let busy = 0;
   for (const [source, n] of bySource) if (source !== '(idle)') busy += n;
   if (busy === 0) throw new Error(`${party.name}: no samples fell in the measured windows`);
@@ -131,8 +150,9 @@ async function attribute(/** @type {Party} */ party, /** @type {SourceMap | unde
     byGroup.set(groupOf(source), (byGroup.get(groupOf(source)) ?? 0) + us);
     byFile.set(source, (byFile.get(source) ?? 0) + us);
   }
+  const byFunction = new Map([...samplesByFunction].map(([fn, n]) => [fn, (n / busy) * mainUs]));
   /** @type {Measured} */
-  const measured = { name: party.name, calls: party.calls, mainUs, otherUs: (party.cpuSec * 1e6) / party.calls - mainUs, byGroup, byFile, busy };
+  const measured = { name: party.name, calls: party.calls, mainUs, otherUs: (party.cpuSec * 1e6) / party.calls - mainUs, byGroup, byFile, byFunction, busy };
   return measured;
 }
 
@@ -179,6 +199,8 @@ function report(/** @type {Measured} */ bare, /** @type {Measured} */ gateway) {
     .map((f) => /** @type {const} */ ([f, bare.byFile.get(f) ?? 0, gateway.byFile.get(f) ?? 0]))
     .sort((a, b) => b[2] - b[1] - (a[2] - a[1]))
     .slice(0, 30);
+  // By function, the gateway's own time first (self time: what runs in the function itself, not its callees).
+  const functions = [...gateway.byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30);
   const lines = [
     '## Where a call\'s CPU goes at concurrency 64 (bench:profile)',
     '',
@@ -194,6 +216,12 @@ function report(/** @type {Measured} */ bare, /** @type {Measured} */ gateway) {
     row(['File', 'Bare proxy', 'Gateway', 'Gateway − bare']),
     row(['---', '---', '---', '---']),
     ...files.map(([f, b, g]) => row([f, us(b), us(g), us(g - b)])),
+    '',
+    'By function (self time, the line its code starts at), the gateway\'s largest first:',
+    '',
+    row(['Function', 'Bare proxy', 'Gateway']),
+    row(['---', '---', '---']),
+    ...functions.map(([fn, g]) => row([`\`${fn.replaceAll('|', '\\|')}\``, us(bare.byFunction.get(fn)), us(g)])),
     '',
     `- ${ROUNDS} rounds of ${SECONDS} s at c=64 per party in turns, each from idle, after ${WARMUP_SECONDS} s of warm-up each; ${bare.calls} and ${gateway.calls} answers; ${bare.busy} and ${gateway.busy} busy samples every ${INTERVAL_US} µs; the statistics job ${STATISTICS ? 'on' : 'off'}.`,
     '- A row: its share of the main thread\'s busy samples times the main thread\'s CPU a call (/proc, the same rounds). Profiled runs are slower than plain ones.',

@@ -69,7 +69,8 @@ describe('the ledger on SQLite, while the thread writes a batch', () => {
   it("holds none of the batch's statements (the thread has its copy; the entries stay for a retry)", async () => {
     const gc = collector();
     const w = await world('sqlite');
-    // The file's write lock, held on a connection of the test's own: the thread waits for it with the batch.
+    // The file's write lock, on a connection of the test's own, taken as the batch is handed over (whether the
+    // ledger's timer or the flush below hands it): the thread waits for it with the batch.
     const lock = new SQLite(sqliteFile(w.server.app.ctx.config.dataDir));
     try {
       const writer = w.server.app.gateway.sqliteWriter!;
@@ -78,10 +79,10 @@ describe('the ledger on SQLite, while the thread writes a batch', () => {
       // Keeps no reference of its own: the statements only as the ledger and the writer hold them.
       writer.run = (statements) => {
         handed = new WeakRef(statements);
+        if (!lock.inTransaction) lock.exec('begin immediate');
         return run(statements);
       };
       await w.openai.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'held' }] });
-      lock.exec('begin immediate');
       const flushed = w.flush();
       await vi.waitUntil(() => handed !== undefined);
       // A WeakRef keeps its target until the task that made it ends.

@@ -39,7 +39,7 @@ const RECORDED: Promise<void> = Promise.resolve();
 
 /**
  * Plans `entries` and hands their statements to the writer thread. Not inside the async caller: its frame
- * would hold the statements (every row's values, ~0.5 KB a call) until the thread answered, 10–20 ms under
+ * would hold the statements (every row's values, ~0.5 KB a call) until the thread answered, 10–24 ms under
  * load, long enough for the collector to copy them and often promote them (docs/BENCHMARKS.md,
  * twenty-eighth session). The thread has its own copy; the entries stay here for a retry.
  */

@@ -84,7 +84,7 @@ function functionOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {Source
  * The samples of `profile` taken inside `windows` (µs of the monotonic clock V8 stamps them with), by source and
  * by function (`<function> :<line> <source>`): a file's share alone hides which of its functions is hot.
  */
-function samplesBySource(/** @type {Profile} */ profile, /** @type {[number, number][]} */ windows, /** @type {SourceMap | undefined} */ map) {
+function samplesByFrame(/** @type {Profile} */ profile, /** @type {[number, number][]} */ windows, /** @type {SourceMap | undefined} */ map) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   /** @type {Map<number, number>} */
   const perNode = new Map();
@@ -135,7 +135,7 @@ async function round(/** @type {Party} */ party, /** @type {Party[]} */ all, /**
 /** A party's profile (written when it exits) attributed: its windows' samples, in µs a call of its main thread. */
 async function attribute(/** @type {Party} */ party, /** @type {SourceMap | undefined} */ map) {
   await party.proc.stop();
-  const { bySource, byFunction: samplesByFunction } = samplesBySource(readProfile(party.dir), party.windows, map);
+  const { bySource, byFunction: samplesByFunction } = samplesByFrame(readProfile(party.dir), party.windows, map);
   let busy = 0;
   for (const [source, n] of bySource) if (source !== '(idle)') busy += n;
   if (busy === 0) throw new Error(`${party.name}: no samples fell in the measured windows`);

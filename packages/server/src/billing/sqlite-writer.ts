@@ -114,12 +114,7 @@ export class SqliteWriter {
    * twenty-eighth session).
    */
   run(statements: readonly CompiledQuery[]): Promise<void> {
-    try {
-      return this.send({ id: ++this.seq, statements: batchStatements(statements) }, true).then(() => undefined);
-    } catch (err) {
-      // As the async function did: a thread that cannot be started rejects, it does not throw.
-      return Promise.reject(err as Error);
-    }
+    return this.send({ id: ++this.seq, statements: batchStatements(statements) }, true).then(() => undefined);
   }
 
   /** A statistics run (stats/count.ts) on the thread's connection. */
@@ -127,9 +122,15 @@ export class SqliteWriter {
     return this.send({ id: ++this.seq, statistics: run }) as Promise<Counted>;
   }
 
+  /** Rejects, never throws: a thread that cannot be started fails the work like one that dies. */
   private send(msg: WriterMessage, batch = false): Promise<unknown> {
     if (this.broken) return Promise.reject(this.broken);
-    const thread = this.start();
+    let thread: Worker;
+    try {
+      thread = this.start();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
     const sent = batch && this.started.has(thread) ? epochNow() : undefined;
     return new Promise((resolve, reject) => {
       this.pending.set(msg.id, { thread, resolve, reject, sent });

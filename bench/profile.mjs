@@ -16,10 +16,10 @@
 // keeps the statistics job on (off by default, as in bench:ab: a read-back falling in one party's rounds and not
 // the other's is noise here); BENCH_BUNDLE, another build (as for `npm run bench`), its map beside it.
 import fs from 'node:fs';
-import { SourceMap } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import * as h from './harness.mjs';
+import { BUNDLE, bundleMap, functionOf, sourceOf } from './frames.mjs';
 import { chatBody, load, loadTool, measuredLoad } from './load.mjs';
 
 const SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 5);
@@ -32,11 +32,9 @@ const PROFILED_IDLE = 0.3;
 const MODEL = 'gpt-bench';
 const PASSWORD = 'Bench#12345';
 const OUT = h.at('bench/out');
-/** The product's bundle, as startProduct picks it: its source map names the frames. */
-const BUNDLE = process.env.BENCH_BUNDLE ?? h.BUNDLE;
 
 /**
- * @typedef {{ callFrame: { functionName: string, url: string, lineNumber: number, columnNumber: number }, id: number }} ProfileNode
+ * @typedef {{ callFrame: import('./frames.mjs').Frame, id: number }} ProfileNode
  * @typedef {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[], startTime: number }} Profile
  * @typedef {{ name: string, calls: number, mainUs: number, otherUs: number, byGroup: Map<string, number>, byFile: Map<string, number>, byFunction: Map<string, number>, busy: number }} Measured
  */
@@ -54,37 +52,11 @@ function groupOf(/** @type {string} */ source) {
   return 'Node\'s library and its natives';
 }
 
-/** Where a frame's code comes from: a file under the repository, `node:…`, or V8's name for native work. */
-function sourceOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {SourceMap | undefined} */ map) {
-  const { url } = f;
-  if (url.endsWith('/dist/main.mjs') && map) {
-    const entry = map.findEntry(f.lineNumber, f.columnNumber);
-    const original = 'originalSource' in entry ? entry.originalSource : '';
-    // The map's sources are relative to the bundle's folder (`../src/…`, `../../core/src/…`, `../../../node_modules/…`).
-    return original ? path.relative(h.root, path.resolve(path.dirname(BUNDLE), original)).split(path.sep).join('/') : 'packages/server (unmapped)';
-  }
-  if (url.startsWith('node:')) return url;
-  if (url.includes('/node_modules/')) return url.replace(/^.*?\/node_modules\//, 'node_modules/');
-  if (url.includes('/bench/')) return url.replace(/^.*\/bench\//, 'bench/');
-  if (url.startsWith('wasm')) return 'wasm';
-  return f.functionName || '(native)';
-}
-
-/** A frame's function and the line it starts at in its source (the original source's, through the bundle's map). */
-function functionOf(/** @type {ProfileNode['callFrame']} */ f, /** @type {SourceMap | undefined} */ map) {
-  let line = f.lineNumber + 1;
-  if (f.url.endsWith('/dist/main.mjs') && map) {
-    const entry = map.findEntry(f.lineNumber, f.columnNumber);
-    if ('originalLine' in entry) line = entry.originalLine + 1;
-  }
-  return `${f.functionName || '(anonymous)'}${line > 0 ? ` :${line}` : ''}`;
-}
-
 /**
  * The samples of `profile` taken inside `windows` (µs of the monotonic clock V8 stamps them with), by source and
  * by function (`<function> :<line> <source>`): a file's share alone hides which of its functions is hot.
  */
-function samplesByFrame(/** @type {Profile} */ profile, /** @type {[number, number][]} */ windows, /** @type {SourceMap | undefined} */ map) {
+function samplesByFrame(/** @type {Profile} */ profile, /** @type {[number, number][]} */ windows, /** @type {import('node:module').SourceMap | undefined} */ map) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   /** @type {Map<number, number>} */
   const perNode = new Map();
@@ -133,7 +105,7 @@ async function round(/** @type {Party} */ party, /** @type {Party[]} */ all, /**
 }
 
 /** A party's profile (written when it exits) attributed: its windows' samples, in µs a call of its main thread. */
-async function attribute(/** @type {Party} */ party, /** @type {SourceMap | undefined} */ map) {
+async function attribute(/** @type {Party} */ party, /** @type {import('node:module').SourceMap | undefined} */ map) {
   await party.proc.stop();
   const { bySource, byFunction: samplesByFunction } = samplesByFrame(readProfile(party.dir), party.windows, map);
   let busy = 0;
@@ -158,9 +130,8 @@ async function attribute(/** @type {Party} */ party, /** @type {SourceMap | unde
 
 async function main() {
   await h.ensureBundle();
-  const mapFile = `${BUNDLE}.map`;
-  const map = fs.existsSync(mapFile) ? new SourceMap(JSON.parse(fs.readFileSync(mapFile, 'utf8'))) : undefined;
-  if (!map) console.log(`(no source map at ${mapFile}: the bundle's frames count as one file)`);
+  const map = bundleMap();
+  if (!map) console.log(`(no source map at ${BUNDLE}.map: the bundle's frames count as one file)`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fg-profile-'));
   try {
     const mock = await h.startMock(await h.freePort());

@@ -111,40 +111,61 @@ export interface UpstreamAnswer {
   body: UpstreamBody;
 }
 
+/** undici's handler of one request: what `dispatch` resolves or rejects, and the body it fills. */
+class AnswerHandler implements Dispatcher.DispatchHandler {
+  private body: UpstreamBody | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
+  /** Stops listening to the call's signal once the answer has ended. */
+  private readonly done: () => void;
+
+  constructor(
+    private readonly resolve: (answer: UpstreamAnswer) => void,
+    private readonly reject: (err: Error) => void,
+    private readonly signal: CallSignal | undefined,
+  ) {
+    this.done = signal?.onAbort(() => this.controller?.abort(signal.reason!)) ?? NOTHING;
+  }
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.controller = c;
+    if (this.signal?.aborted) c.abort(this.signal.reason!);
+  }
+
+  onResponseStart(c: Dispatcher.DispatchController, status: number, headers: UpstreamAnswer['headers']): void {
+    // 1xx answers are interim: the real one follows.
+    if (status < 200) return;
+    this.body = new UpstreamBody(c);
+    this.resolve({ status, headers, body: this.body });
+  }
+
+  onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.done();
+    this.body?.end();
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.done();
+    if (this.body) this.body.fail(err);
+    else this.reject(err);
+  }
+}
+
+const NOTHING = () => {};
+
 /**
  * Dispatches one request; resolves at the answer's headers, rejects when it fails before them (undici's
- * error: its timeouts and connection errors carry their `code`; an abort, the signal's reason).
+ * error: its timeouts and connection errors carry their `code`; an abort, the signal's reason). The handler
+ * is an object of a class, not an object literal of closures over this frame: those were six closures and
+ * their context held by every call in flight, copied at every scavenge (docs/BENCHMARKS.md, twenty-ninth
+ * session, `npm run bench:heap`).
  */
 export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: CallSignal): Promise<UpstreamAnswer> {
   return new Promise<UpstreamAnswer>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    let body: UpstreamBody | undefined;
-    let controller: Dispatcher.DispatchController | undefined;
-    const done = signal?.onAbort(() => controller?.abort(signal.reason!)) ?? (() => {});
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (signal?.aborted) c.abort(signal.reason!);
-      },
-      onResponseStart(c, status, headers) {
-        // 1xx answers are interim: the real one follows.
-        if (status < 200) return;
-        body = new UpstreamBody(c);
-        resolve({ status, headers, body });
-      },
-      onResponseData(_c, chunk) {
-        body?.push(chunk);
-      },
-      onResponseEnd() {
-        done();
-        body?.end();
-      },
-      onResponseError(_c, err) {
-        done();
-        if (body) body.fail(err);
-        else reject(err);
-      },
-    };
-    dispatcher.dispatch(opts, handler);
+    dispatcher.dispatch(opts, new AnswerHandler(resolve, reject, signal));
   });
 }

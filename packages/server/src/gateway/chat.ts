@@ -195,24 +195,38 @@ export function chunkWithOpenAiNulls(chunk: ChatChunk): ChatChunk {
   return chunk;
 }
 
-/** The OpenAI chat answer: usage chunks only when the client asked for them (stream_options). */
-function openaiWriter(ctx: AttemptContext, body: ChatRequest): ChatWriter {
-  const wantsUsage = body.stream_options?.include_usage === true;
-  return {
-    json: (answer) => void ctx.reply.header('content-type', 'application/json').send(withOpenAiNulls(answer)),
-    async chunk(chunk, sse, usage) {
-      if (chunk.usage && chunk.choices.length === 0 && !wantsUsage) return;
-      if (chunk.usage && !wantsUsage) delete chunk.usage;
-      else if (chunk.usage && usage) chunk.usage = toChatUsage(usage, chunk.usage);
-      await sse.write(formatEvent(chunkWithOpenAiNulls(chunk)));
-    },
-    async end(sse, billed, midError) {
-      if (midError) await sse.write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
-      const usage = toChatUsage(billed);
-      if (wantsUsage && midError) await sse.write(formatEvent({ id: `chatcmpl-${ctx.plan.traceId}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: ctx.plan.requested, choices: [], usage }));
-      await sse.write(formatEvent('[DONE]'));
-    },
-  };
+/**
+ * The OpenAI chat answer: usage chunks only when the client asked for them (stream_options). A class, not an
+ * object literal of closures: every call in flight held those closures and their context (docs/BENCHMARKS.md,
+ * twenty-ninth session).
+ */
+class OpenAiWriter implements ChatWriter {
+  private readonly wantsUsage: boolean;
+
+  constructor(
+    private readonly ctx: AttemptContext,
+    body: ChatRequest,
+  ) {
+    this.wantsUsage = body.stream_options?.include_usage === true;
+  }
+
+  json(answer: ChatResponse): void {
+    void this.ctx.reply.header('content-type', 'application/json').send(withOpenAiNulls(answer));
+  }
+
+  async chunk(chunk: ChatChunk, sse: SseOut, usage: Usage | undefined): Promise<void> {
+    if (chunk.usage && chunk.choices.length === 0 && !this.wantsUsage) return;
+    if (chunk.usage && !this.wantsUsage) delete chunk.usage;
+    else if (chunk.usage && usage) chunk.usage = toChatUsage(usage, chunk.usage);
+    await sse.write(formatEvent(chunkWithOpenAiNulls(chunk)));
+  }
+
+  async end(sse: SseOut, billed: Usage, midError: string | undefined): Promise<void> {
+    if (midError) await sse.write(formatEvent({ error: { message: midError, type: 'upstream_error', code: 'stream_interrupted' } }));
+    const usage = toChatUsage(billed);
+    if (this.wantsUsage && midError) await sse.write(formatEvent({ id: `chatcmpl-${this.ctx.plan.traceId}`, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: this.ctx.plan.requested, choices: [], usage }));
+    await sse.write(formatEvent('[DONE]'));
+  }
 }
 
 /**
@@ -258,5 +272,5 @@ export function runChatCall(gw: Gateway, request: FastifyRequest, reply: Fastify
 
 export async function chatCompletions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
   const body = parseChatBody(request.body);
-  return runChatCall(gw, request, reply, { path: '/v1/chat/completions', requested: body.model, stream: body.stream === true, chat: body, writer: (ctx) => openaiWriter(ctx, body) });
+  return runChatCall(gw, request, reply, { path: '/v1/chat/completions', requested: body.model, stream: body.stream === true, chat: body, writer: (ctx) => new OpenAiWriter(ctx, body) });
 }

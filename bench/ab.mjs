@@ -49,8 +49,7 @@ const nodeArgs = (/** @type {'A' | 'B'} */ name) => (process.env[`BENCH_AB_NODE_
  */
 
 /**
- * One round's `--trace-gc-nvp` lines summed by isolate: the main thread's (the process's first to collect, at
- * start-up) and the others, a call.
+ * One round's `--trace-gc-nvp` lines summed by isolate: the main thread's (`mainIsolate`) and the others, a call.
  * @param {string[]} lines @param {string} mainIsolate @param {number} calls
  * @returns {{ main: GcShare, others: GcShare }}
  */
@@ -61,9 +60,12 @@ function gcShares(lines, mainIsolate, calls) {
     promoted: scavenges.reduce((a, l) => a + field(l, 'promoted'), 0) / calls,
     pauseUs: (scavenges.reduce((a, l) => a + field(l, 'pause'), 0) * 1000) / calls,
   });
-  const scavenges = lines.filter((l) => / gc=s /.test(l));
+  const scavenges = lines.filter(isScavenge);
   return { main: share(scavenges.filter((l) => isolateOf(l) === mainIsolate)), others: share(scavenges.filter((l) => isolateOf(l) !== mainIsolate)) };
 }
+
+/** Whether a `--trace-gc-nvp` line is a scavenge's. */
+const isScavenge = (/** @type {string} */ line) => / gc=s /.test(line);
 
 /** The isolate a `--trace-gc-nvp` line is of: `[pid:0x…]`. */
 const isolateOf = (/** @type {string} */ line) => /^\[\d+:(0x[0-9a-f]+)\]/.exec(line)?.[1];
@@ -138,7 +140,7 @@ async function main() {
   console.log(`Concurrency 64 (${tool}): ${WARMUP_SECONDS} s warm-up each, then ${ROUNDS} rounds of ${SECONDS} s per party, in turns…`);
   for (const p of parties) await load({ url: p.url, key: p.key, connections: 64, seconds: WARMUP_SECONDS, body }, tool);
   // The main thread's isolate: the one that collected most during the warm-up (the writer thread's allocates little).
-  for (const p of [A, B]) p.isolate = mostCommon((p.lines ?? []).filter((l) => / gc=s /.test(l)).map(isolateOf));
+  for (const p of [A, B]) p.isolate = mostCommon((p.lines ?? []).filter(isScavenge).map(isolateOf));
   // The six orders in turn, so that each party follows each other one as often (a product still finishing
   // its last batch or collection slows the next party on the other core).
   const orders = [[A, B, bareP], [B, bareP, A], [bareP, A, B], [A, bareP, B], [B, A, bareP], [bareP, B, A]];
@@ -159,13 +161,12 @@ async function main() {
   const sorted = [...perRound].sort((x, y) => x - y);
   const median = (sorted[(sorted.length - 1) >> 1] + sorted[sorted.length >> 1]) / 2;
   const half = (2 * sd(perRound)) / Math.sqrt(perRound.length);
-  const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
   const lines = [
     `## A/B at concurrency 64: A = ${label(revA, 'A')}, B = ${label(revB === '.' ? 'the working tree' : revB, 'B')}`,
     '',
-    row(['Party', 'CPU a call (mean of rounds)', 'Main thread', 'Other threads', '/ bare', 'Peak RSS', 'Rounds']),
-    row(Array(7).fill('---')),
-    ...parties.map((p) => row([p.name, us(mean(p.cpu)), us(mean(p.main)), us(mean(p.cpu) - mean(p.main)), `${(mean(p.cpu) / mean(bareP.cpu)).toFixed(2)}×`, `${Math.round(procStats(p.pid).hwmMb)} MB`, p.cpu.map((c) => Math.round(c)).join(', ')])),
+    h.tableRow(['Party', 'CPU a call (mean of rounds)', 'Main thread', 'Other threads', '/ bare', 'Peak RSS', 'Rounds']),
+    h.tableRow(Array(7).fill('---')),
+    ...parties.map((p) => h.tableRow([p.name, us(mean(p.cpu)), us(mean(p.main)), us(mean(p.cpu) - mean(p.main)), `${(mean(p.cpu) / mean(bareP.cpu)).toFixed(2)}×`, `${Math.round(procStats(p.pid).hwmMb)} MB`, p.cpu.map((c) => Math.round(c)).join(', ')])),
     '',
     `- **B / A: ${median.toFixed(3)}**, the median of the rounds' ratios (a round now and then runs a fifth slower than the rest, on any party); their mean ${r.toFixed(3)} ±${half.toFixed(3)} (two standard errors); per round ${perRound.map((x) => x.toFixed(2)).join(', ')}.`,
     `- The statistics job ${STATISTICS ? 'on' : 'off'} in both; ${ROUNDS} rounds of ${SECONDS} s per party in turns after ${WARMUP_SECONDS} s of warm-up each; ${tool}, 64 connections; Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}; load average ${os.loadavg()[0].toFixed(2)} at the end; ${new Date().toISOString()}.`,
@@ -187,15 +188,14 @@ function mostCommon(/** @type {(string | undefined)[]} */ values) {
 
 /** BENCH_AB_GC's table: the means over the rounds of what the scavenges found alive a call, by isolate. */
 function gcReport(/** @type {Party[]} */ parties) {
-  const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
   const avg = (/** @type {Party} */ p, /** @type {(g: { main: GcShare, others: GcShare }) => number} */ pick) => Math.round(mean(p.gc.map(pick)) * 10) / 10;
   return [
     '',
     '### Scavenges a call (`--trace-gc-nvp`, means of the rounds)',
     '',
-    row(['Party', 'Main: alive (B)', 'Main: promoted (B)', 'Main: pause (µs)', 'Other isolates: alive (B)', 'Other isolates: pause (µs)']),
-    row(Array(6).fill('---')),
-    ...parties.map((p) => row([p.name, ...[avg(p, (g) => g.main.alive), avg(p, (g) => g.main.promoted), avg(p, (g) => g.main.pauseUs), avg(p, (g) => g.others.alive), avg(p, (g) => g.others.pauseUs)].map(String)])),
+    h.tableRow(['Party', 'Main: alive (B)', 'Main: promoted (B)', 'Main: pause (µs)', 'Other isolates: alive (B)', 'Other isolates: pause (µs)']),
+    h.tableRow(Array(6).fill('---')),
+    ...parties.map((p) => h.tableRow([p.name, ...[avg(p, (g) => g.main.alive), avg(p, (g) => g.main.promoted), avg(p, (g) => g.main.pauseUs), avg(p, (g) => g.others.alive), avg(p, (g) => g.others.pauseUs)].map(String)])),
   ];
 }
 

@@ -16,6 +16,9 @@ export { ensureBundle, ensureConsole } from '../scripts/fresh-builds.mjs';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const at = (/** @type {string[]} */ ...p) => path.join(root, ...p);
 
+/** One row of a Markdown table, as every report here prints them. */
+export const tableRow = (/** @type {(string | number)[]} */ cells) => `| ${cells.join(' | ')} |`;
+
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /** A port nobody listens on right now (the OS picks it). */

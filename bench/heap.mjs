@@ -186,7 +186,6 @@ async function main() {
 
 /** @param {Awaited<ReturnType<typeof measure>>} bare @param {Awaited<ReturnType<typeof measure>>} gateway */
 function report(bare, gateway) {
-  const row = (/** @type {(string | number)[]} */ cells) => `| ${cells.join(' | ')} |`;
   const n = (/** @type {Tally | undefined} */ t) => (t ? t.n.toFixed(1) : '0');
   const b = (/** @type {Tally | undefined} */ t) => (t ? `${Math.round(t.bytes)} B` : '0 B');
   const kinds = [...gateway.kinds.keys()].sort((x, y) => (gateway.kinds.get(y)?.bytes ?? 0) - (gateway.kinds.get(x)?.bytes ?? 0));
@@ -195,16 +194,16 @@ function report(bare, gateway) {
   const lines = [
     `## What a call in flight keeps reachable at c=64 (heap snapshots under load minus at rest; ${gateway.calls} calls in flight for the gateway, ${bare.calls} for the bare proxy)`,
     '',
-    row(['Kind', 'Gateway: objects', 'bytes', 'Bare proxy: objects', 'bytes']),
-    row(Array(5).fill('---')),
-    ...kinds.map((k) => row([k, n(gateway.kinds.get(k)), b(gateway.kinds.get(k)), n(bare.kinds.get(k)), b(bare.kinds.get(k))])),
-    row(['**all but what is left out**', n(total(gateway.kinds)), b(total(gateway.kinds)), n(total(bare.kinds)), b(total(bare.kinds))]),
+    h.tableRow(['Kind', 'Gateway: objects', 'bytes', 'Bare proxy: objects', 'bytes']),
+    h.tableRow(Array(5).fill('---')),
+    ...kinds.map((k) => h.tableRow([k, n(gateway.kinds.get(k)), b(gateway.kinds.get(k)), n(bare.kinds.get(k)), b(bare.kinds.get(k))])),
+    h.tableRow(['**all but what is left out**', n(total(gateway.kinds)), b(total(gateway.kinds)), n(total(bare.kinds)), b(total(bare.kinds))]),
     '',
     '### The gateway\'s closures a call in flight, by function (at least one call in two)',
     '',
-    row(['Closures', 'Bytes', 'Function and source']),
-    row(Array(3).fill('---')),
-    ...closures.map(([k, t]) => row([t.n.toFixed(1), Math.round(t.bytes), k.replace(/\|/g, '\\|')])),
+    h.tableRow(['Closures', 'Bytes', 'Function and source']),
+    h.tableRow(Array(3).fill('---')),
+    ...closures.map(([k, t]) => h.tableRow([t.n.toFixed(1), Math.round(t.bytes), k.replace(/\|/g, '\\|')])),
     '',
     `- Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}; ${new Date().toISOString()}. Both under \`npm start\`'s flags; the statistics job off.`,
     '- A snapshot pauses the process while V8 writes it; the load then finds its connections waiting, not gone.',

@@ -162,7 +162,6 @@ async function main() {
 
 function report(/** @type {Measured} */ bare, /** @type {Measured} */ gateway) {
   const us = (/** @type {number | undefined} */ v) => `${(v ?? 0).toFixed(1)} µs`;
-  const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
   const groups = [...new Set([...gateway.byGroup.keys(), ...bare.byGroup.keys()])].sort((a, b) => (gateway.byGroup.get(b) ?? 0) - (gateway.byGroup.get(a) ?? 0));
   const total = (/** @type {Measured} */ m) => m.mainUs + m.otherUs;
   // By file, the gateway's extra over the bare proxy's first: where the difference is made.
@@ -175,24 +174,24 @@ function report(/** @type {Measured} */ bare, /** @type {Measured} */ gateway) {
   const lines = [
     '## Where a call\'s CPU goes at concurrency 64 (bench:profile)',
     '',
-    row(['Where', 'Bare proxy', 'Gateway', 'Gateway − bare']),
-    row(['---', '---', '---', '---']),
-    ...groups.map((g) => row([g, us(bare.byGroup.get(g)), us(gateway.byGroup.get(g)), us((gateway.byGroup.get(g) ?? 0) - (bare.byGroup.get(g) ?? 0))])),
-    row(['**Main thread**', `**${us(bare.mainUs)}**`, `**${us(gateway.mainUs)}**`, us(gateway.mainUs - bare.mainUs)]),
-    row(['Other threads (the SQLite writer, V8\'s helpers, the profiler\'s sampling thread)', us(bare.otherUs), us(gateway.otherUs), us(gateway.otherUs - bare.otherUs)]),
-    row(['**Process**', `**${us(total(bare))}**`, `**${us(total(gateway))}**`, us(total(gateway) - total(bare))]),
+    h.tableRow(['Where', 'Bare proxy', 'Gateway', 'Gateway − bare']),
+    h.tableRow(['---', '---', '---', '---']),
+    ...groups.map((g) => h.tableRow([g, us(bare.byGroup.get(g)), us(gateway.byGroup.get(g)), us((gateway.byGroup.get(g) ?? 0) - (bare.byGroup.get(g) ?? 0))])),
+    h.tableRow(['**Main thread**', `**${us(bare.mainUs)}**`, `**${us(gateway.mainUs)}**`, us(gateway.mainUs - bare.mainUs)]),
+    h.tableRow(['Other threads (the SQLite writer, V8\'s helpers, the profiler\'s sampling thread)', us(bare.otherUs), us(gateway.otherUs), us(gateway.otherUs - bare.otherUs)]),
+    h.tableRow(['**Process**', `**${us(total(bare))}**`, `**${us(total(gateway))}**`, us(total(gateway) - total(bare))]),
     '',
     'By file (the natives V8 names, such as `writev`, count as files), the gateway\'s extra over the bare proxy\'s first:',
     '',
-    row(['File', 'Bare proxy', 'Gateway', 'Gateway − bare']),
-    row(['---', '---', '---', '---']),
-    ...files.map(([f, b, g]) => row([f, us(b), us(g), us(g - b)])),
+    h.tableRow(['File', 'Bare proxy', 'Gateway', 'Gateway − bare']),
+    h.tableRow(['---', '---', '---', '---']),
+    ...files.map(([f, b, g]) => h.tableRow([f, us(b), us(g), us(g - b)])),
     '',
     'By function (self time, the line its code starts at), the gateway\'s largest first:',
     '',
-    row(['Function', 'Bare proxy', 'Gateway']),
-    row(['---', '---', '---']),
-    ...functions.map(([fn, g]) => row([`\`${fn.replaceAll('|', '\\|')}\``, us(bare.byFunction.get(fn)), us(g)])),
+    h.tableRow(['Function', 'Bare proxy', 'Gateway']),
+    h.tableRow(['---', '---', '---']),
+    ...functions.map(([fn, g]) => h.tableRow([`\`${fn.replaceAll('|', '\\|')}\``, us(bare.byFunction.get(fn)), us(g)])),
     '',
     `- ${ROUNDS} rounds of ${SECONDS} s at c=64 per party in turns, each from idle, after ${WARMUP_SECONDS} s of warm-up each; ${bare.calls} and ${gateway.calls} answers; ${bare.busy} and ${gateway.busy} busy samples every ${INTERVAL_US} µs; the statistics job ${STATISTICS ? 'on' : 'off'}.`,
     '- A row: its share of the main thread\'s busy samples times the main thread\'s CPU a call (/proc, the same rounds). Profiled runs are slower than plain ones.',

@@ -202,22 +202,21 @@ async function main() {
     const errors = d.errors + b.errors + g.errors;
     const lat = (/** @type {typeof g} */ x) => `${fix(x.load.latency.p50, 1)} / ${fix(x.load.latency.p99, 1)} ms`;
 
-    const row = (/** @type {string[]} */ cells) => `| ${cells.join(' | ')} |`;
     const table = [
-      row(['Measure', 'Mock direct', 'Bare proxy', 'Gateway', 'Gateway / bare', 'Target', 'Met?']),
-      row(Array(7).fill('---')),
-      row(['Throughput, c=64, non-streamed', rps(d.load.rps), rps(b.load.rps), rps(g.load.rps), times(ratio(g.load.rps, b.load.rps)), '—', '—']),
-      row(['Errors at c=64 (non-2xx, socket, timeouts)', String(d.errors), String(b.errors), String(g.errors), '—', '0', verdict(errors === 0, errors)]),
-      row(['CPU per request at c=64 (own process)', us(d.cpuPerReqUs), us(b.cpuPerReqUs), `**${us(g.cpuPerReqUs)}**`, `**${times(cpuRatio)}**`, `≤ ${TARGETS.cpuRatio}× bare`, verdict(cpuRatio <= TARGETS.cpuRatio, cpuRatio)]),
-      row(['Added p50 latency, c=1', `${ms(c1.direct.p50)} (base)`, plusMs(p50.bare), `**${plusMs(p50.gateway)}**`, times(ratio(p50.gateway, p50.bare)), `≤ +${TARGETS.addedP50} ms`, verdict(p50.gateway <= TARGETS.addedP50, p50.gateway)]),
-      row(['Added p99 latency, c=1', `${ms(c1.direct.p99)} (base)`, plusMs(p99.bare), `**${plusMs(p99.gateway)}**`, `**${times(p99Ratio)}**`, `≤ ${TARGETS.addedP99Ratio}× bare`, verdict(p99Ratio <= TARGETS.addedP99Ratio, p99Ratio)]),
-      row(['Added time to first streamed byte, p50', `${ms(ttfb.direct.p50)} (base)`, plusMs(t50.bare), `**${plusMs(t50.gateway)}**`, times(ratio(t50.gateway, t50.bare)), `≤ +${TARGETS.addedTtfb} ms`, verdict(t50.gateway <= TARGETS.addedTtfb, t50.gateway)]),
-      row(['Added time to first streamed byte, p99', `${ms(ttfb.direct.p99)} (base)`, plusMs(t99.bare), plusMs(t99.gateway), times(ratio(t99.gateway, t99.bare)), '—', '—']),
-      row([`Latency at c=64, p50 / p99 (${tool})`, lat(d), lat(b), lat(g), '—', '—', '—']),
-      row([`Event-loop delay p99 under a steady load (${rps(steady.rate)}, half the c=64 throughput; product /metrics)`, '—', ms(eldSteadyBare), `**${ms(eldSteady.p99)}**`, times(ratio(eldSteady.p99, eldSteadyBare)), `≤ ${TARGETS.eldP99} ms`, verdict(eldSteady.p99 <= TARGETS.eldP99, eldSteady.p99)]),
-      row(['Event-loop delay p99 at c=64, saturated (the queue, for context)', '—', '—', ms(eld.p99), '—', '—', '—']),
-      row([`CPU per request, an agent-sized body (${Math.round(agent.bodyBytes / 1024)} KB, c=${agent.connections}; for context)`, '—', us(agent.bare.cpuPerReqUs), us(agent.gateway.cpuPerReqUs), times(ratio(agent.gateway.cpuPerReqUs, agent.bare.cpuPerReqUs)), '—', '—']),
-      row(['Peak RSS under load (VmHWM; sampled every 200 ms)', `${mb(rss(d))}`, `${mb(rss(b))} (${mb(b.peakRss)})`, `**${mb(rss(g))}** (${mb(g.peakRss)})`, times(ratio(rss(g), rss(b))), `≤ ${TARGETS.rssMb} MB`, verdict(rss(g) <= TARGETS.rssMb, rss(g))]),
+      h.tableRow(['Measure', 'Mock direct', 'Bare proxy', 'Gateway', 'Gateway / bare', 'Target', 'Met?']),
+      h.tableRow(Array(7).fill('---')),
+      h.tableRow(['Throughput, c=64, non-streamed', rps(d.load.rps), rps(b.load.rps), rps(g.load.rps), times(ratio(g.load.rps, b.load.rps)), '—', '—']),
+      h.tableRow(['Errors at c=64 (non-2xx, socket, timeouts)', String(d.errors), String(b.errors), String(g.errors), '—', '0', verdict(errors === 0, errors)]),
+      h.tableRow(['CPU per request at c=64 (own process)', us(d.cpuPerReqUs), us(b.cpuPerReqUs), `**${us(g.cpuPerReqUs)}**`, `**${times(cpuRatio)}**`, `≤ ${TARGETS.cpuRatio}× bare`, verdict(cpuRatio <= TARGETS.cpuRatio, cpuRatio)]),
+      h.tableRow(['Added p50 latency, c=1', `${ms(c1.direct.p50)} (base)`, plusMs(p50.bare), `**${plusMs(p50.gateway)}**`, times(ratio(p50.gateway, p50.bare)), `≤ +${TARGETS.addedP50} ms`, verdict(p50.gateway <= TARGETS.addedP50, p50.gateway)]),
+      h.tableRow(['Added p99 latency, c=1', `${ms(c1.direct.p99)} (base)`, plusMs(p99.bare), `**${plusMs(p99.gateway)}**`, `**${times(p99Ratio)}**`, `≤ ${TARGETS.addedP99Ratio}× bare`, verdict(p99Ratio <= TARGETS.addedP99Ratio, p99Ratio)]),
+      h.tableRow(['Added time to first streamed byte, p50', `${ms(ttfb.direct.p50)} (base)`, plusMs(t50.bare), `**${plusMs(t50.gateway)}**`, times(ratio(t50.gateway, t50.bare)), `≤ +${TARGETS.addedTtfb} ms`, verdict(t50.gateway <= TARGETS.addedTtfb, t50.gateway)]),
+      h.tableRow(['Added time to first streamed byte, p99', `${ms(ttfb.direct.p99)} (base)`, plusMs(t99.bare), plusMs(t99.gateway), times(ratio(t99.gateway, t99.bare)), '—', '—']),
+      h.tableRow([`Latency at c=64, p50 / p99 (${tool})`, lat(d), lat(b), lat(g), '—', '—', '—']),
+      h.tableRow([`Event-loop delay p99 under a steady load (${rps(steady.rate)}, half the c=64 throughput; product /metrics)`, '—', ms(eldSteadyBare), `**${ms(eldSteady.p99)}**`, times(ratio(eldSteady.p99, eldSteadyBare)), `≤ ${TARGETS.eldP99} ms`, verdict(eldSteady.p99 <= TARGETS.eldP99, eldSteady.p99)]),
+      h.tableRow(['Event-loop delay p99 at c=64, saturated (the queue, for context)', '—', '—', ms(eld.p99), '—', '—', '—']),
+      h.tableRow([`CPU per request, an agent-sized body (${Math.round(agent.bodyBytes / 1024)} KB, c=${agent.connections}; for context)`, '—', us(agent.bare.cpuPerReqUs), us(agent.gateway.cpuPerReqUs), times(ratio(agent.gateway.cpuPerReqUs, agent.bare.cpuPerReqUs)), '—', '—']),
+      h.tableRow(['Peak RSS under load (VmHWM; sampled every 200 ms)', `${mb(rss(d))}`, `${mb(rss(b))} (${mb(b.peakRss)})`, `**${mb(rss(g))}** (${mb(g.peakRss)})`, times(ratio(rss(g), rss(b))), `≤ ${TARGETS.rssMb} MB`, verdict(rss(g) <= TARGETS.rssMb, rss(g))]),
     ].join('\n');
 
     const cores = (/** @type {number} */ sec, /** @type {number} */ wall) => fix(sec / wall);

@@ -111,7 +111,15 @@ export interface UpstreamAnswer {
   body: UpstreamBody;
 }
 
-/** undici's handler of one request: what `dispatch` resolves or rejects, and the body it fills. */
+/** The signal's unsubscribe when a call has none. */
+const NOTHING = () => {};
+
+/**
+ * undici's handler of one request: what `dispatch` resolves or rejects, and the body it fills. An object of a
+ * class, not an object literal of closures over dispatch's frame: those were five closures and their context
+ * held by every call in flight, copied at every scavenge (docs/BENCHMARKS.md, twenty-ninth session,
+ * `npm run bench:heap`).
+ */
 class AnswerHandler implements Dispatcher.DispatchHandler {
   private body: UpstreamBody | undefined;
   private controller: Dispatcher.DispatchController | undefined;
@@ -154,14 +162,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 }
 
-const NOTHING = () => {};
-
 /**
  * Dispatches one request; resolves at the answer's headers, rejects when it fails before them (undici's
- * error: its timeouts and connection errors carry their `code`; an abort, the signal's reason). The handler
- * is an object of a class, not an object literal of closures over this frame: those were six closures and
- * their context held by every call in flight, copied at every scavenge (docs/BENCHMARKS.md, twenty-ninth
- * session, `npm run bench:heap`).
+ * error: its timeouts and connection errors carry their `code`; an abort, the signal's reason).
  */
 export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: CallSignal): Promise<UpstreamAnswer> {
   return new Promise<UpstreamAnswer>((resolve, reject) => {

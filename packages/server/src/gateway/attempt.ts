@@ -7,6 +7,7 @@
 import type { FastifyReply } from 'fastify';
 import { LogStatus, type LineItem } from '@fastgate/core/entities/call-log';
 import type { SysConfig } from '@fastgate/core/sys-config';
+import type { Reservation } from '../billing/ledger-types';
 import type { NewCallLog } from '../db/schema';
 import type { Metrics } from '../ops/metrics';
 import type { UpstreamError } from '../providers/types';
@@ -62,6 +63,11 @@ export interface AttemptContext {
 /** One attempt to the upstream and its answer relayed: the endpoint's part of a call. */
 export type Send = (ctx: AttemptContext) => Promise<Finished | Failed>;
 
+/** Whose `attempt` sends each attempt (a call's spec, run.ts CallSpec), called as its method. */
+export interface Sender {
+  attempt: Send;
+}
+
 /** What the attempts of one call share (run.ts `withOpenCall` sets it up). */
 export interface AttemptScope {
   plan: Plan;
@@ -72,22 +78,51 @@ export interface AttemptScope {
   logs: NewCallLog[];
 }
 
+/** A route picked for an attempt and the half-open probes it claimed. */
+interface Claimed {
+  route: Route;
+  probes: string[];
+}
+
 /** Where a pass's attempts go: the target by any of its routes, or by the fallback agent only. */
 interface Pass {
   target: SnapModel;
   agentId?: string;
 }
 
-/** One attempt under way. */
-interface Try {
-  route: Route;
-  /** Half-open probes the attempt holds (upstream-health.ts); its outcome decides them. */
-  probes: string[];
-  /** Its number in the pass: the call log's retry count. */
-  n: number;
-  started: number;
+/**
+ * One attempt under way, and the context its endpoint's `send` is given: one object an attempt (it was two,
+ * and a closure for `finish`, each held by every call in flight; docs/BENCHMARKS.md, thirtieth session).
+ */
+class Try implements AttemptContext {
+  readonly plan: Plan;
+  readonly signal: CallSignal;
+  readonly reply: FastifyReply;
+  readonly timeoutMs: number;
+  readonly started = performance.now();
   /** Set once the attempt is logged and charged (by `finish()` or when it returns), which happens once. */
   done?: { outcome: Finished; charged: Promise<void> };
+
+  constructor(
+    private readonly attempts: CallAttempts,
+    readonly route: Route,
+    /** Half-open probes the attempt holds (upstream-health.ts); its outcome decides them. */
+    readonly probes: string[],
+    /** Its number in the pass: the call log's retry count. */
+    readonly n: number,
+    readonly target: SnapModel,
+    scope: AttemptScope,
+    timeoutMs: number,
+  ) {
+    this.plan = scope.plan;
+    this.signal = scope.signal;
+    this.reply = scope.reply;
+    this.timeoutMs = timeoutMs;
+  }
+
+  finish(outcome: Finished): Promise<void> {
+    return this.attempts.finish(this, outcome);
+  }
 }
 
 /** What a finished attempt says about its upstream's health: answered, broke midway, or nothing (the client left). */
@@ -123,12 +158,15 @@ export class CallAttempts {
   private readonly timeoutMs: number;
   private readonly metrics: Metrics;
 
-  /** `charge` settles the finished call (its logs are in `scope.logs` by then); a caller that leaves it out settles on its own. */
+  /**
+   * A finished attempt settles `reservation` at its outcome's quota, with the call's logs (`scope.logs` by
+   * then); a caller that gives none settles on its own (an async task, when its row is written).
+   */
   constructor(
     private readonly gw: Gateway,
     private readonly scope: AttemptScope,
-    private readonly send: Send,
-    private readonly charge?: (outcome: Finished) => Promise<void>,
+    private readonly endpoint: Sender,
+    private readonly reservation?: Reservation,
   ) {
     this.sys = gw.snapshot.sys;
     this.metrics = scope.reply.server.ctx.metrics;
@@ -155,7 +193,7 @@ export class CallAttempts {
       /** Keys asked again in this pass, for the backoff. */
       let repeats = 0;
       for (let n = 0; ; n++) {
-        let claimed: Pick<Try, 'route' | 'probes'>;
+        let claimed: Claimed;
         try {
           const claiming = this.claimRoute(pass, tried);
           if (!claiming) break;
@@ -168,10 +206,10 @@ export class CallAttempts {
         budget ??= retryBudget(this.sys.base.err_retry, this.gw.candidateKeys(pass.target, this.scope.plan.resolution.group));
         // A key asked a second time in this call is given a moment first (a fresh key is asked at once).
         if (tried.keys.has(claimed.route.key.id)) await pause(backoffMs(repeats++), this.scope.signal);
-        const attempt: Try = { route: claimed.route, probes: claimed.probes, n, started: performance.now() };
+        const attempt = new Try(this, claimed.route, claimed.probes, n, pass.target, this.scope, this.timeoutMs);
         let outcome: Finished | Failed;
         try {
-          outcome = await this.send(this.contextOf(attempt, pass));
+          outcome = await this.endpoint.attempt(attempt);
         } catch (err) {
           return this.thrown(attempt, err);
         }
@@ -199,7 +237,7 @@ export class CallAttempts {
    * open breaker are passed over; when that is all of them, the GatewayError thrown says until when.
    * Nothing when the pass's fallback agent is gone.
    */
-  private claimRoute(pass: Pass, tried: Tried): Promise<Pick<Try, 'route' | 'probes'>> | undefined {
+  private claimRoute(pass: Pass, tried: Tried): Promise<Claimed> | undefined {
     const { snapshot, breakers } = this.gw;
     const { resolution, requested } = this.scope.plan;
     const only = pass.agentId ? snapshot.agents.get(pass.agentId) : undefined;
@@ -207,21 +245,16 @@ export class CallAttempts {
     return breakers.pickClaimed(() => pick(snapshot, pass.target, resolution.group, requested, tried, only, breakers), this.timeoutMs + 5000);
   }
 
-  private contextOf(attempt: Try, pass: Pass): AttemptContext {
-    const { plan, signal, reply } = this.scope;
-    return { route: attempt.route, plan, target: pass.target, signal, timeoutMs: this.timeoutMs, reply, finish: (o) => this.finish(attempt, o) };
-  }
-
   /** The finished attempt's call log, then the call's charge: once, whether the attempt calls finish() or returns. */
   private settle(attempt: Try, outcome: Finished, entry: Attempt): Promise<void> {
     const { logs, plan } = this.scope;
     logs.push(callLog(this.gw.snapshot, plan, logs.length, entry));
-    attempt.done = { outcome, charged: this.charge ? this.charge(outcome) : Promise.resolve() };
+    attempt.done = { outcome, charged: this.reservation ? this.gw.ledger.settle(this.reservation, outcome.quota, logs) : Promise.resolve() };
     return attempt.done.charged;
   }
 
-  /** AttemptContext.finish: logs the attempt with what it produced and charges the call (a second call returns the first charge). */
-  private finish(attempt: Try, o: Finished): Promise<void> {
+  /** AttemptContext.finish (its Try calls it): logs the attempt with what it produced and charges the call (a second call returns the first charge). */
+  finish(attempt: Try, o: Finished): Promise<void> {
     return (
       attempt.done?.charged ??
       this.settle(attempt, o, {

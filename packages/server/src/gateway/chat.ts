@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: the OpenAI chat endpoint, JSON and SSE, over any provider family.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LogStatus } from '@fastgate/core/entities/call-log';
-import { clampCompletion, estimateChat, outputBounds } from '../billing/estimate';
+import { clampCompletion, estimateChat, outputBounds, type Budget } from '../billing/estimate';
 import { outputLimitOf } from './models';
 import { chatExtras } from '../billing/media';
 import { billingRuleOf, priceChat, type BillableUsage } from '../billing/price';
@@ -13,7 +13,8 @@ import { GatewayError, invalidRequest } from './errors';
 import type { Gateway } from './gateway';
 import { applyPreset } from './resolve';
 import type { AttemptContext, Failed, Finished } from './attempt';
-import { runCall } from './run';
+import { runCall, type CallSpec } from './run';
+import type { Resolution } from './resolve';
 import { formatEvent, readEvents } from './sse';
 import { badUpstreamBody, brokenStream, emptyStream, isFailed, readJson, sendOrFail, SseOut, withoutKey } from './relay';
 
@@ -248,29 +249,68 @@ export interface ChatIngress {
   writer(ctx: AttemptContext): ChatWriter;
 }
 
-/** runCall for a chat-shaped ingress: estimated, native or converted, billed and logged like chat. */
-export function runChatCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, ingress: ChatIngress) {
-  const { chat, stream } = ingress;
-  return runCall(gw, request, reply, {
-    endpoint: 'chat',
-    path: ingress.path,
-    requested: ingress.requested,
-    stream,
-    chat,
-    messages: ingress.messages ?? chat.messages,
-    prompt: lastUserText(chat),
-    estimate: (r) => estimateChat({ quotas: r.model.quotas, type: r.model.type, request: chat, discountBp: r.discountBp, ...outputBounds(outputLimitOf(r.model)) }),
-    attempt(ctx) {
-      const native = ingress.native?.(ctx);
-      if (native) return native;
-      if (ingress.refusal) throw ingress.refusal;
-      const writer = ingress.writer(ctx);
-      return stream ? chatStreamAttempt(gw, ctx, chat, writer) : chatJsonAttempt(gw, ctx, chat, writer);
-    },
-  });
+/**
+ * A chat-shaped call's spec for runCall: estimated, native or converted, billed and logged like chat. An object
+ * of a class, not an object literal of closures over the ingress: every call in flight held those
+ * (docs/BENCHMARKS.md, thirtieth session).
+ */
+class ChatCall implements CallSpec {
+  readonly endpoint = 'chat';
+  readonly path: string;
+  readonly requested: string;
+  readonly stream: boolean;
+  readonly chat: ChatRequest;
+  readonly messages: unknown;
+  readonly prompt: string;
+
+  constructor(
+    private readonly gw: Gateway,
+    private readonly ingress: ChatIngress,
+  ) {
+    this.path = ingress.path;
+    this.requested = ingress.requested;
+    this.stream = ingress.stream;
+    this.chat = ingress.chat;
+    this.messages = ingress.messages ?? ingress.chat.messages;
+    this.prompt = lastUserText(ingress.chat);
+  }
+
+  estimate(r: Resolution): Budget {
+    return estimateChat({ quotas: r.model.quotas, type: r.model.type, request: this.chat, discountBp: r.discountBp, ...outputBounds(outputLimitOf(r.model)) });
+  }
+
+  attempt(ctx: AttemptContext): Promise<Finished | Failed> {
+    const { ingress } = this;
+    const native = ingress.native?.(ctx);
+    if (native) return native;
+    if (ingress.refusal) throw ingress.refusal;
+    const writer = ingress.writer(ctx);
+    return this.stream ? chatStreamAttempt(this.gw, ctx, this.chat, writer) : chatJsonAttempt(this.gw, ctx, this.chat, writer);
+  }
 }
 
-export async function chatCompletions(gw: Gateway, request: FastifyRequest, reply: FastifyReply) {
-  const body = parseChatBody(request.body);
-  return runChatCall(gw, request, reply, { path: '/v1/chat/completions', requested: body.model, stream: body.stream === true, chat: body, writer: (ctx) => new OpenAiWriter(ctx, body) });
+/** runCall for a chat-shaped ingress. */
+export function runChatCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, ingress: ChatIngress) {
+  return runCall(gw, request, reply, new ChatCall(gw, ingress));
+}
+
+/** POST /v1/chat/completions as a chat-shaped ingress: its writer is OpenAI's own (a class, as ChatCall). */
+class OpenAiIngress implements ChatIngress {
+  readonly path = '/v1/chat/completions';
+  readonly requested: string;
+  readonly stream: boolean;
+
+  constructor(readonly chat: ChatRequest) {
+    this.requested = chat.model;
+    this.stream = chat.stream === true;
+  }
+
+  writer(ctx: AttemptContext): ChatWriter {
+    return new OpenAiWriter(ctx, this.chat);
+  }
+}
+
+/** Not `async`: a promise of its own around runCall's cost one more a call. A bad body throws, and Fastify answers it the same. */
+export function chatCompletions(gw: Gateway, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return runChatCall(gw, request, reply, new OpenAiIngress(parseChatBody(request.body)));
 }

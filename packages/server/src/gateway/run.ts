@@ -210,28 +210,39 @@ export interface OpenCall extends Admitted, AttemptScope {
 }
 
 /**
- * The frame every billed call runs in: open it (admit → resolve → limit → hold), abort its attempts
- * when its client leaves, and give the hold back, with the attempts' logs, when `run` ends without
- * settling (a failure, an error, the client gone). Settling is `run`'s business.
+ * Opens a billed call: admit → resolve → limit → hold, and its attempts aborted when its client leaves
+ * (until `closeCall`).
  */
-export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Omit<CallSpec, 'attempt'>, run: (call: OpenCall) => Promise<T>): Promise<T> {
+async function openCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Omit<CallSpec, 'attempt'>): Promise<OpenCall> {
   const admitted = await admitRequest(gw, request, spec, spec);
   const reservation = await hold(gw, admitted, spec);
   const { traceId, reqTime, started, caller, resolution, scopes } = admitted;
-  const signal = new CallSignal();
-  const call: OpenCall = { traceId, reqTime, started, caller, resolution, scopes, accounts: reservation.accounts, reservation, plan: planOf(admitted, spec), reply, signal, logs: [] };
+  const call: OpenCall = { traceId, reqTime, started, caller, resolution, scopes, accounts: reservation.accounts, reservation, plan: planOf(admitted, spec), reply, signal: new CallSignal(), logs: [] };
   const socket = request.raw.socket;
-  // A client that left while its call waited for a hold is not served: refunded below.
+  // A client that left while its call waited for a hold is not served: refunded by closeCall.
   if (socket.destroyed) abortUnanswered(call);
-  const calls = openCallsOf(socket);
-  calls.push(call);
+  openCallsOf(socket).push(call);
+  return call;
+}
+
+/** A call's end: its hold, when nothing settled it (a failure, an error, the client gone), goes back with the attempts' logs. */
+function closeCall(gw: Gateway, request: FastifyRequest, call: OpenCall): void {
+  if (!call.reservation.settled) gw.ledger.refund(call.reservation, call.logs);
+  const calls = openCalls.get(request.raw.socket);
+  if (calls) removeFrom(calls, call);
+}
+
+/**
+ * The frame every billed call runs in (an async task's submission; runCall is the same frame, written out):
+ * open it, and close it when `run` ends, refunding the hold when `run` did not settle it. Settling is
+ * `run`'s business.
+ */
+export async function withOpenCall<T>(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: Omit<CallSpec, 'attempt'>, run: (call: OpenCall) => Promise<T>): Promise<T> {
+  const call = await openCall(gw, request, reply, spec);
   try {
     return await run(call);
-  } catch (err) {
-    if (!reservation.settled) gw.ledger.refund(reservation, call.logs);
-    throw err;
   } finally {
-    removeFrom(calls, call);
+    closeCall(gw, request, call);
   }
 }
 
@@ -273,21 +284,25 @@ export function callFailure(gw: Gateway, call: Pick<Admitted, 'traceId' | 'calle
  * is ready. Resolves with nothing once the answer is sent: Fastify must not send again (resolving with
  * the reply would make it try, and log FST_ERR_REP_ALREADY_SENT on every call).
  */
-export function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<void> {
-  return withOpenCall(gw, request, reply, spec, async (call) => {
+export async function runCall(gw: Gateway, request: FastifyRequest, reply: FastifyReply, spec: CallSpec): Promise<void> {
+  // withOpenCall's frame written out, with no `run` closure or `async` frame of its own: every call in flight held both.
+  const call = await openCall(gw, request, reply, spec);
+  try {
     const { resolution, reservation, scopes, logs } = call;
     if (resolution.smart && spec.chat) {
       const target = await smartTarget(gw, call.plan, resolution.smart, spec.chat, logs, call.signal);
       if (target) Object.assign(resolution, { target, forwarded: true });
     }
     // Settled by the attempts when the answer is ready, before its last bytes go out.
-    const result = await new CallAttempts(gw, call, spec.attempt, (outcome) => gw.ledger.settle(reservation, outcome.quota, logs)).run();
+    const result = await new CallAttempts(gw, call, spec, reservation).run();
     if (result.kind === 'finished') {
       if (result.tokens > 0 && scopes.length) void gw.limiter.addTokens(scopes, result.tokens);
       return;
     }
     const e = result.error;
-    // The upstream's (or every cooling key's) retry-after reaches the client; the frame refunds the hold.
+    // The upstream's (or every cooling key's) retry-after reaches the client; closeCall refunds the hold.
     throw callFailure(gw, call, e, e.retryAfterMs === undefined ? undefined : retryAfterSeconds(e.retryAfterMs));
-  });
+  } finally {
+    closeCall(gw, request, call);
+  }
 }

@@ -96,7 +96,7 @@ export async function submitTask(gw: Gateway, request: FastifyRequest, reply: Fa
       return { kind: 'finished', status: LogStatus.Success, quota: reserved, tokens: 0 };
     };
     // No charge on finishing: the task row comes first, then the estimate is charged (below).
-    const result = await new CallAttempts(gw, call, send).run();
+    const result = await new CallAttempts(gw, call, { attempt: send }).run();
     if (result.kind === 'failed') throw callFailure(gw, call, result.error);
     if (!sent || !price) throw new GatewayError(499, 'client_closed_request', 'The client closed the connection before the task was submitted.');
     // The submitting attempt's row is written when the task ends, with the final price.

@@ -5,7 +5,7 @@
 // seventh pass). Most answers are read whole; streamed ones are iterated chunk by chunk, with backpressure.
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import type { CallSignal } from './call-signal';
+import type { AbortListener, CallSignal } from './call-signal';
 
 /** Bytes an answer may queue while nobody reads it before undici stops reading its socket. */
 const HIGH_WATER = 64 * 1024;
@@ -111,27 +111,27 @@ export interface UpstreamAnswer {
   body: UpstreamBody;
 }
 
-/** The signal's unsubscribe when a call has none. */
-const NOTHING = () => {};
-
 /**
  * undici's handler of one request: what `dispatch` resolves or rejects, and the body it fills. An object of a
  * class, not an object literal of closures over dispatch's frame: those were five closures and their context
  * held by every call in flight, copied at every scavenge (docs/BENCHMARKS.md, twenty-ninth session,
- * `npm run bench:heap`).
+ * `npm run bench:heap`). It listens to the call's signal itself, for the same reason.
  */
-class AnswerHandler implements Dispatcher.DispatchHandler {
+class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
   private body: UpstreamBody | undefined;
   private controller: Dispatcher.DispatchController | undefined;
-  /** Stops listening to the call's signal once the answer has ended. */
-  private readonly done: () => void;
 
   constructor(
     private readonly resolve: (answer: UpstreamAnswer) => void,
     private readonly reject: (err: Error) => void,
     private readonly signal: CallSignal | undefined,
+    private readonly failed: ((err: Error) => Error) | undefined,
   ) {
-    this.done = signal?.onAbort(() => this.controller?.abort(signal.reason!)) ?? NOTHING;
+    signal?.onAbort(this);
+  }
+
+  callAborted(reason: Error): void {
+    this.controller?.abort(reason);
   }
 
   onRequestStart(c: Dispatcher.DispatchController): void {
@@ -151,24 +151,32 @@ class AnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.done();
+    this.signal?.offAbort(this);
     this.body?.end();
   }
 
-  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
-    this.done();
+  onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
+    this.signal?.offAbort(this);
     if (this.body) this.body.fail(err);
-    else this.reject(err);
+    // An abort keeps its reason: the caller tells the client's leaving by it.
+    else this.reject(this.failed && !this.signal?.aborted ? this.failed(err) : err);
   }
 }
 
 /**
- * Dispatches one request; resolves at the answer's headers, rejects when it fails before them (undici's
- * error: its timeouts and connection errors carry their `code`; an abort, the signal's reason).
+ * Dispatches one request; resolves at the answer's headers, rejects when it fails before them: with undici's
+ * error (its timeouts and connection errors carry their `code`), or what `failed` makes of it; an abort with
+ * the signal's reason. One promise a request, no `async` frame around it (the gateway's upstream.ts passes
+ * `failed` rather than catching and mapping in a frame of its own).
  */
-export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: CallSignal): Promise<UpstreamAnswer> {
+export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: CallSignal, failed?: (err: Error) => Error): Promise<UpstreamAnswer> {
   return new Promise<UpstreamAnswer>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    dispatcher.dispatch(opts, new AnswerHandler(resolve, reject, signal));
+    const handler = new AnswerHandler(resolve, reject, signal, failed);
+    try {
+      dispatcher.dispatch(opts, handler);
+    } catch (err) {
+      handler.onResponseError(undefined, err as Error);
+    }
   });
 }

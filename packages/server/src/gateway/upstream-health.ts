@@ -32,13 +32,15 @@ export function backoffMs(repeat: number, random = Math.random): number {
 export function pause(ms: number, signal: CallSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      stop();
-      resolve();
+    const listener = {
+      callAborted() {
+        clearTimeout(timer);
+        signal.offAbort(listener);
+        resolve();
+      },
     };
-    const timer = setTimeout(done, ms);
-    const stop = signal.onAbort(done);
+    const timer = setTimeout(() => listener.callAborted(), ms);
+    signal.onAbort(listener);
   });
 }
 

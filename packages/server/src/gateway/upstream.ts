@@ -7,14 +7,8 @@ import type { UpstreamError, UpstreamRequest } from '../providers/types';
 import type { CallSignal } from './call-signal';
 import { dispatch, type UpstreamAnswer } from './upstream-call';
 
-export interface UpstreamReply {
-  status: number;
-  body: UpstreamAnswer['body'];
-  /** Needed where the answer is relayed as is (the audio of /v1/audio/speech keeps its content-type). */
-  headers: UpstreamAnswer['headers'];
-  /** Milliseconds until the response headers arrived. */
-  connMs: number;
-}
+/** A 2xx-or-error answer at its headers, its body still to read. */
+export type UpstreamReply = UpstreamAnswer;
 
 export class UpstreamFailure extends Error {
   constructor(readonly error: UpstreamError) {
@@ -44,7 +38,7 @@ export function createUpstream(http: () => HttpSection) {
     return proxied.pool;
   };
   return {
-    send: (req: UpstreamRequest, opts: SendOptions) => send(dispatcher(), req, { ...opts, timeoutMs: capped(opts.timeoutMs, http().timeout) }),
+    send: (req: UpstreamRequest, opts: SendOptions) => send(dispatcher(), req, opts, capped(opts.timeoutMs, http().timeout)),
     close: async () => {
       await Promise.all([direct.close(), proxied?.pool.close()]);
     },
@@ -85,29 +79,25 @@ export function bodyBytes(body: string): string | Buffer {
   return Buffer.byteLength(body) === body.length ? Buffer.from(body, 'latin1') : body;
 }
 
-/** Sends; a network failure or timeout becomes an UpstreamFailure with status 0 (retryable). */
-async function send(pool: Dispatcher, req: UpstreamRequest, opts: SendOptions): Promise<UpstreamReply> {
-  const started = performance.now();
+/**
+ * Sends; a network failure or timeout rejects with an UpstreamFailure with status 0 (retryable), an abort
+ * with the signal's reason. Not `async`: the request's own promise is the call's, with nothing around it to
+ * hold while the upstream answers.
+ */
+function send(pool: Dispatcher, req: UpstreamRequest, opts: SendOptions, timeoutMs: number): Promise<UpstreamReply> {
+  let where: { origin: string; path: string };
   try {
-    const { origin, path } = destination(req.url);
-    const res = await dispatch(
-      pool,
-      {
-        origin,
-        path,
-        method: opts.method ?? 'POST',
-        headers: req.headers,
-        body: opts.method === 'GET' ? undefined : (opts.rawBody ?? bodyBytes(req.body)),
-        headersTimeout: opts.timeoutMs,
-        bodyTimeout: opts.timeoutMs,
-      },
-      opts.signal,
-    );
-    return { status: res.status, body: res.body, headers: res.headers, connMs: performance.now() - started };
+    where = destination(req.url);
   } catch (err) {
-    const e = err as { name?: string; code?: string; message?: string };
-    if (opts.signal?.aborted) throw err;
-    const timeout = e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.name === 'TimeoutError';
-    throw new UpstreamFailure({ status: 0, type: 'upstream_error', code: timeout ? 'upstream_timeout' : (e.code ?? 'upstream_unreachable'), message: timeout ? 'The upstream did not answer in time.' : `The upstream could not be reached (${e.code ?? e.message ?? 'error'}).` });
+    return Promise.reject(unreachable(err as Error));
   }
+  const body = opts.method === 'GET' ? undefined : (opts.rawBody ?? bodyBytes(req.body));
+  return dispatch(pool, { origin: where.origin, path: where.path, method: opts.method ?? 'POST', headers: req.headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, opts.signal, unreachable);
+}
+
+/** undici's failure to get an answer (a timeout, a refused or broken connection, a bad URL) as the retryable UpstreamFailure. */
+function unreachable(err: Error): UpstreamFailure {
+  const e = err as { name?: string; code?: string; message?: string };
+  const timeout = e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.name === 'TimeoutError';
+  return new UpstreamFailure({ status: 0, type: 'upstream_error', code: timeout ? 'upstream_timeout' : (e.code ?? 'upstream_unreachable'), message: timeout ? 'The upstream did not answer in time.' : `The upstream could not be reached (${e.code ?? e.message ?? 'error'}).` });
 }

@@ -22,7 +22,7 @@ const PASSWORD = 'Bench#12345';
 const OUT = h.at('bench/out');
 
 /** @typedef {{ n: number, bytes: number }} Tally */
-/** @typedef {{ kinds: Map<string, Tally>, closures: Map<string, Tally>, answers: number }} Census what one snapshot holds */
+/** @typedef {{ kinds: Map<string, Tally>, closures: Map<string, Tally>, objects: Map<string, Tally>, answers: number }} Census what one snapshot holds */
 
 /** The kind of object a node is, for the first table. */
 function kindOf(/** @type {string} */ type, /** @type {string} */ name) {
@@ -65,8 +65,14 @@ function census(/** @type {string} */ file, /** @type {import('node:module').Sou
     }
     return undefined;
   };
+  /** A plain object's first property names: which of the code's object literals it is. */
+  const keysOf = (/** @type {number} */ i) => {
+    const keys = [];
+    for (let e = firstEdge[i]; e < firstEdge[i + 1] && keys.length < 4; e += ef) if (edgeTypes[edges[e]] === 'property') keys.push(strings[edges[e + 1]]);
+    return `{ ${keys.join(', ')}${keys.length === 4 ? ', …' : ''} }`;
+  };
   /** @type {Census} */
-  const c = { kinds: new Map(), closures: new Map(), answers: 0 };
+  const c = { kinds: new Map(), closures: new Map(), objects: new Map(), answers: 0 };
   const add = (/** @type {Map<string, Tally>} */ m, /** @type {string} */ k, /** @type {number} */ bytes) => {
     const t = m.get(k) ?? { n: 0, bytes: 0 };
     t.n++;
@@ -79,6 +85,8 @@ function census(/** @type {string} */ file, /** @type {import('node:module').Sou
     const bytes = nodes[i * nf + 3];
     add(c.kinds, kindOf(type, name), bytes);
     if (type === 'object' && name === 'ServerResponse') c.answers++;
+    // Objects by constructor, plain ones by their first keys (`system / …` are V8's own).
+    if (type === 'object' && !name.startsWith('system /')) add(c.objects, name === 'Object' ? keysOf(i) : name, bytes);
     if (type !== 'closure') continue;
     // A bound function is named for what it binds.
     const fn = name === 'native_bind' ? follow(i, 'bound_function') : i;
@@ -153,7 +161,7 @@ async function measure(name, party, key, dir, map, tool) {
   await loading;
   const calls = busy.answers - rest.answers;
   if (calls <= 0) throw new Error(`${name}: no call in flight at the snapshot`);
-  return { name, calls, kinds: perCall(busy.kinds, rest.kinds, calls), closures: perCall(busy.closures, rest.closures, calls) };
+  return { name, calls, kinds: perCall(busy.kinds, rest.kinds, calls), closures: perCall(busy.closures, rest.closures, calls), objects: perCall(busy.objects, rest.objects, calls) };
 }
 
 async function main() {
@@ -191,6 +199,7 @@ function report(bare, gateway) {
   const kinds = [...gateway.kinds.keys()].sort((x, y) => (gateway.kinds.get(y)?.bytes ?? 0) - (gateway.kinds.get(x)?.bytes ?? 0));
   const total = (/** @type {Map<string, Tally>} */ m) => [...m].filter(([k]) => !k.startsWith('(')).reduce((a, [, t]) => ({ n: a.n + t.n, bytes: a.bytes + t.bytes }), { n: 0, bytes: 0 });
   const closures = [...gateway.closures].filter(([, t]) => t.n >= 0.5).sort((x, y) => y[1].n - x[1].n);
+  const objects = [...gateway.objects].filter(([, t]) => t.n >= 0.5).sort((x, y) => y[1].bytes - x[1].bytes);
   const lines = [
     `## What a call in flight keeps reachable at c=64 (heap snapshots under load minus at rest; ${gateway.calls} calls in flight for the gateway, ${bare.calls} for the bare proxy)`,
     '',
@@ -204,6 +213,12 @@ function report(bare, gateway) {
     h.tableRow(['Closures', 'Bytes', 'Function and source']),
     h.tableRow(Array(3).fill('---')),
     ...closures.map(([k, t]) => h.tableRow([t.n.toFixed(1), Math.round(t.bytes), k.replace(/\|/g, '\\|')])),
+    '',
+    '### The gateway\'s objects a call in flight, by constructor (plain objects by their first keys; at least one call in two), beside the bare proxy\'s',
+    '',
+    h.tableRow(['Objects', 'Bytes', 'Bare proxy: objects', 'Constructor or keys']),
+    h.tableRow(Array(4).fill('---')),
+    ...objects.map(([k, t]) => h.tableRow([t.n.toFixed(1), Math.round(t.bytes), n(bare.objects.get(k)), k.replace(/\|/g, '\\|')])),
     '',
     `- Node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}; ${new Date().toISOString()}. Both under \`npm start\`'s flags; the statistics job off.`,
     '- A snapshot pauses the process while V8 writes it; the load then finds its connections waiting, not gone.',

@@ -18,7 +18,7 @@ import { GatewayError } from './errors';
 import type { Gateway } from './gateway';
 import { pick, Tried, type Route } from './pick';
 import type { SnapModel } from './snapshot';
-import { backoffMs, pause, type Report } from './upstream-health';
+import { backoffMs, NO_PROBES, pause, type Report } from './upstream-health';
 
 /** An attempt that reached a conclusion the client has seen (or will see) — no more retries. */
 export interface Finished {
@@ -81,7 +81,7 @@ export interface AttemptScope {
 /** A route picked for an attempt and the half-open probes it claimed. */
 interface Claimed {
   route: Route;
-  probes: string[];
+  probes: readonly string[];
 }
 
 /** Where a pass's attempts go: the target by any of its routes, or by the fallback agent only. */
@@ -107,7 +107,7 @@ class Try implements AttemptContext {
     private readonly attempts: CallAttempts,
     readonly route: Route,
     /** Half-open probes the attempt holds (upstream-health.ts); its outcome decides them. */
-    readonly probes: string[],
+    readonly probes: readonly string[],
     /** Its number in the pass: the call log's retry count. */
     readonly n: number,
     readonly target: SnapModel,
@@ -187,7 +187,9 @@ export class CallAttempts {
   }
 
   async run(): Promise<Finished | Failed> {
-    for (const pass of this.passes) {
+    // By index: an array iterator would be one more object held while the attempt waits.
+    for (let p = 0; p < this.passes.length; p++) {
+      const pass = this.passes[p]!;
       const tried = new Tried();
       let budget: number | undefined;
       /** Keys asked again in this pass, for the backoff. */
@@ -197,7 +199,7 @@ export class CallAttempts {
         try {
           const claiming = this.claimRoute(pass, tried);
           if (!claiming) break;
-          claimed = await claiming;
+          claimed = claiming instanceof Promise ? await claiming : claiming;
         } catch (err) {
           if (!(err instanceof GatewayError)) throw err;
           this.last = unpicked(err);
@@ -237,12 +239,15 @@ export class CallAttempts {
    * open breaker are passed over; when that is all of them, the GatewayError thrown says until when.
    * Nothing when the pass's fallback agent is gone.
    */
-  private claimRoute(pass: Pass, tried: Tried): Promise<Claimed> | undefined {
+  private claimRoute(pass: Pass, tried: Tried): Claimed | Promise<Claimed> | undefined {
     const { snapshot, breakers } = this.gw;
     const { resolution, requested } = this.scope.plan;
     const only = pass.agentId ? snapshot.agents.get(pass.agentId) : undefined;
     if (pass.agentId && !only) return undefined;
-    return breakers.pickClaimed(() => pick(snapshot, pass.target, resolution.group, requested, tried, only, breakers), this.timeoutMs + 5000);
+    const route = pick(snapshot, pass.target, resolution.group, requested, tried, only, breakers);
+    // Most routes need no half-open probe: theirs at once, with no promise to wait for (nor a closure to pick again).
+    if (!route.probes.length) return { route, probes: NO_PROBES };
+    return breakers.claimPicked(route, () => pick(snapshot, pass.target, resolution.group, requested, tried, only, breakers), this.timeoutMs + 5000);
   }
 
   /** The finished attempt's call log, then the call's charge: once, whether the attempt calls finish() or returns. */

@@ -4,7 +4,7 @@
 // the chunks in an array took the gateway's CPU per call from ~247 to ~213 µs (docs/BENCHMARKS.md,
 // seventh pass). Most answers are read whole; streamed ones are iterated chunk by chunk, with backpressure.
 import { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
+import { errors, type Dispatcher } from 'undici';
 import type { AbortListener, CallSignal } from './call-signal';
 
 /** Bytes an answer may queue while nobody reads it before undici stops reading its socket. */
@@ -112,67 +112,128 @@ export interface UpstreamAnswer {
 }
 
 /**
+ * How often the requests waiting on an upstream are held against their deadlines. undici's own timeouts
+ * (`headersTimeout`, `bodyTimeout`) are checked on its timer wheel about as often, but make a timer object for
+ * every request, which stays in the wheel ~0.5–1 s after its request has ended: ~6,000 of them at 12,000 calls a
+ * second, each outliving the scavenges into the old space (docs/BENCHMARKS.md, thirtieth session). Here the
+ * request's handler, alive anyway until its answer ends, is the entry, and leaves with it.
+ */
+const SWEEP_MS = 500;
+const timed = new Set<AnswerHandler>();
+let sweeper: NodeJS.Timeout | undefined;
+
+function sweep(): void {
+  const now = performance.now();
+  for (const handler of timed) handler.check(now);
+  if (timed.size === 0) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+export interface DispatchOptions {
+  /** Aborts the request when the call is aborted. */
+  signal?: CallSignal;
+  /** What a failure before the answer's headers rejects with (an abort keeps its reason); undici's error otherwise. */
+  failed?: (err: Error) => Error;
+  /**
+   * How long the upstream may keep silent, in ms: before the answer's headers (undici's HeadersTimeoutError) and
+   * between two pieces of its body (BodyTimeoutError; not while the body's reader holds it back). 0 or none: no
+   * limit. Give undici none of its own.
+   */
+  timeoutMs?: number;
+}
+
+/**
  * undici's handler of one request: what `dispatch` resolves or rejects, and the body it fills. An object of a
  * class, not an object literal of closures over dispatch's frame: those were five closures and their context
  * held by every call in flight, copied at every scavenge (docs/BENCHMARKS.md, twenty-ninth session,
- * `npm run bench:heap`). It listens to the call's signal itself, for the same reason.
+ * `npm run bench:heap`). It listens to the call's signal, and keeps the request's deadline, itself.
  */
 class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
   private body: UpstreamBody | undefined;
   private controller: Dispatcher.DispatchController | undefined;
+  /** Why the request was stopped before undici started it (an abort, a timeout): it is aborted when it starts. */
+  private stopped: Error | undefined;
+  /** `performance.now()` past which the upstream has been silent too long. */
+  private deadline = 0;
 
   constructor(
     private readonly resolve: (answer: UpstreamAnswer) => void,
     private readonly reject: (err: Error) => void,
-    private readonly signal: CallSignal | undefined,
-    private readonly failed: ((err: Error) => Error) | undefined,
+    private readonly o: DispatchOptions,
   ) {
-    signal?.onAbort(this);
+    o.signal?.onAbort(this);
+    if (o.timeoutMs) {
+      this.deadline = performance.now() + o.timeoutMs;
+      timed.add(this);
+      sweeper ??= setInterval(sweep, SWEEP_MS).unref();
+    }
   }
 
   callAborted(reason: Error): void {
-    this.controller?.abort(reason);
+    this.stop(reason);
+  }
+
+  /** The sweep's look: past the deadline, the request fails as undici's own timeout would have failed it. */
+  check(now: number): void {
+    // A body its reader holds back (backpressure) is not the upstream's silence.
+    if (this.controller?.paused) this.deadline = now + this.o.timeoutMs!;
+    else if (now >= this.deadline) this.stop(this.body ? new errors.BodyTimeoutError() : new errors.HeadersTimeoutError());
+  }
+
+  private stop(reason: Error): void {
+    if (this.controller) this.controller.abort(reason);
+    else this.stopped ??= reason;
+  }
+
+  /** The answer has ended, whole or not: nothing to watch any more. */
+  private ended(): void {
+    this.o.signal?.offAbort(this);
+    timed.delete(this);
   }
 
   onRequestStart(c: Dispatcher.DispatchController): void {
     this.controller = c;
-    if (this.signal?.aborted) c.abort(this.signal.reason!);
+    if (this.stopped) c.abort(this.stopped);
   }
 
   onResponseStart(c: Dispatcher.DispatchController, status: number, headers: UpstreamAnswer['headers']): void {
     // 1xx answers are interim: the real one follows.
     if (status < 200) return;
+    if (this.o.timeoutMs) this.deadline = performance.now() + this.o.timeoutMs;
     this.body = new UpstreamBody(c);
     this.resolve({ status, headers, body: this.body });
   }
 
   onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.o.timeoutMs) this.deadline = performance.now() + this.o.timeoutMs;
     this.body?.push(chunk);
   }
 
   onResponseEnd(): void {
-    this.signal?.offAbort(this);
+    this.ended();
     this.body?.end();
   }
 
   onResponseError(_c: Dispatcher.DispatchController | undefined, err: Error): void {
-    this.signal?.offAbort(this);
+    this.ended();
     if (this.body) this.body.fail(err);
     // An abort keeps its reason: the caller tells the client's leaving by it.
-    else this.reject(this.failed && !this.signal?.aborted ? this.failed(err) : err);
+    else this.reject(this.o.failed && !this.o.signal?.aborted ? this.o.failed(err) : err);
   }
 }
 
 /**
  * Dispatches one request; resolves at the answer's headers, rejects when it fails before them: with undici's
- * error (its timeouts and connection errors carry their `code`), or what `failed` makes of it; an abort with
- * the signal's reason. One promise a request, no `async` frame around it (the gateway's upstream.ts passes
+ * error (its connection errors carry their `code`, as do the timeouts), or what `o.failed` makes of it; an abort
+ * with the signal's reason. One promise a request, no `async` frame around it (the gateway's upstream.ts passes
  * `failed` rather than catching and mapping in a frame of its own).
  */
-export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, signal?: CallSignal, failed?: (err: Error) => Error): Promise<UpstreamAnswer> {
+export function dispatch(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions, o: DispatchOptions = {}): Promise<UpstreamAnswer> {
   return new Promise<UpstreamAnswer>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const handler = new AnswerHandler(resolve, reject, signal, failed);
+    if (o.signal?.aborted) return reject(o.signal.reason);
+    const handler = new AnswerHandler(resolve, reject, o);
     try {
       dispatcher.dispatch(opts, handler);
     } catch (err) {

@@ -15,6 +15,9 @@ import type { Snapshot } from './snapshot';
 /** The error-rate window (settings give the rate, the minimum calls and the cool-down). */
 const WINDOW_MS = 60_000;
 
+/** The probes of a route that needs none: shared, never changed. */
+export const NO_PROBES: readonly string[] = Object.freeze([]);
+
 function breakerSettings(base: Pick<BaseSection, 'breaker_error_rate' | 'breaker_min_calls' | 'breaker_cooldown'>): BreakerSettings {
   return { errorRatePct: base.breaker_error_rate, minCalls: base.breaker_min_calls, cooldownMs: base.breaker_cooldown * 1000, windowMs: WINDOW_MS };
 }
@@ -92,13 +95,14 @@ export class UpstreamHealth implements Gate {
   }
 
   /**
-   * Picks until the route's probes, if it needs any, are claimed: a breaker whose probe another
-   * request took is held back by the view the claim updated, so the next pick passes it over.
+   * Claims the half-open probes of `first`, a route just picked that needs some, picking again (`pickOnce`) until
+   * a route's probes are claimed: a breaker whose probe another request took is held back by the view the claim
+   * updated, so the next pick passes it over. (A route that needs none is the caller's at once: attempt.ts.)
    */
-  async pickClaimed(pickOnce: () => Route, leaseMs: number): Promise<{ route: Route; probes: string[] }> {
-    for (let i = 0; i < 20; i++) {
-      const route = pickOnce();
-      if (!route.probes.length) return { route, probes: [] };
+  async claimPicked(first: Route, pickOnce: () => Route, leaseMs: number): Promise<{ route: Route; probes: readonly string[] }> {
+    let route = first;
+    for (let i = 0; i < 20; i++, route = pickOnce()) {
+      if (!route.probes.length) return { route, probes: NO_PROBES };
       const probes = await this.claim(route.probes, leaseMs);
       if (probes) return { route, probes };
     }

@@ -58,7 +58,7 @@ const server = http.createServer((req, res) => {
 let origin = '';
 const agent = new Agent({ connections: 8 });
 const call = (path: string, o: { signal?: CallSignal; timeoutMs?: number } = {}) =>
-  dispatch(agent, { origin, path, method: 'GET', headersTimeout: o.timeoutMs ?? 10_000, bodyTimeout: o.timeoutMs ?? 10_000 }, o.signal);
+  dispatch(agent, { origin, path, method: 'GET', headersTimeout: 0, bodyTimeout: 0 }, { signal: o.signal, timeoutMs: o.timeoutMs ?? 10_000 });
 
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -148,6 +148,17 @@ describe('an upstream call (undici dispatch)', () => {
   it('fails the body with undici\'s body timeout when the upstream falls silent', async () => {
     const res = await call('/silent-body', { timeoutMs: 300 });
     await expect(res.body.json()).rejects.toMatchObject({ code: 'UND_ERR_BODY_TIMEOUT' });
+  });
+
+  it('does not time out a body its reader holds back longer than the timeout', async () => {
+    const res = await call('/endless', { timeoutMs: 300 });
+    const iterator = res.body[Symbol.asyncIterator]();
+    await iterator.next();
+    // The reader holds the body back (the socket paused) for twice the timeout: the upstream was not silent.
+    await sleep(800);
+    let read = 0;
+    while (read < 256 * 1024) read += ((await iterator.next()).value as Buffer).length;
+    await iterator.return(undefined);
   });
 
   it('fails with undici\'s headers timeout when no answer comes', async () => {

@@ -92,7 +92,8 @@ function send(pool: Dispatcher, req: UpstreamRequest, opts: SendOptions, timeout
     return Promise.reject(unreachable(err as Error));
   }
   const body = opts.method === 'GET' ? undefined : (opts.rawBody ?? bodyBytes(req.body));
-  return dispatch(pool, { origin: where.origin, path: where.path, method: opts.method ?? 'POST', headers: req.headers, body, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }, opts.signal, unreachable);
+  // undici's own timeouts off: dispatch keeps the deadline (upstream-call.ts SWEEP_MS says why).
+  return dispatch(pool, { origin: where.origin, path: where.path, method: opts.method ?? 'POST', headers: req.headers, body, headersTimeout: 0, bodyTimeout: 0 }, { signal: opts.signal, failed: unreachable, timeoutMs });
 }
 
 /** undici's failure to get an answer (a timeout, a refused or broken connection, a bad URL) as the retryable UpstreamFailure. */

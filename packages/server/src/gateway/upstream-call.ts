@@ -119,13 +119,39 @@ export interface UpstreamAnswer {
  * request's handler, alive anyway until its answer ends, is the entry, and leaves with it.
  */
 const SWEEP_MS = 500;
-const timed = new Set<AnswerHandler>();
+/**
+ * The first of the handlers with a deadline, each linked to the next: a list the handlers link themselves into,
+ * not a Set. A Set's table, replaced as entries come and go, is left in the old space holding the handlers it
+ * had, and a scavenge takes what an old object points to as alive: every call in flight, and all it held, was
+ * promoted (the scavenges found 9.5 KB a call alive against 4.3; thirtieth session).
+ */
+let firstTimed: AnswerHandler | undefined;
 let sweeper: NodeJS.Timeout | undefined;
+
+function watch(handler: AnswerHandler): void {
+  handler.nextTimed = firstTimed;
+  if (firstTimed) firstTimed.prevTimed = handler;
+  firstTimed = handler;
+  sweeper ??= setInterval(sweep, SWEEP_MS).unref();
+}
+
+/** Out of the list (once), its links cleared: nothing of it is left for a scavenge to follow. */
+function unwatch(handler: AnswerHandler): void {
+  if (!handler.prevTimed && firstTimed !== handler) return;
+  if (handler.prevTimed) handler.prevTimed.nextTimed = handler.nextTimed;
+  else firstTimed = handler.nextTimed;
+  if (handler.nextTimed) handler.nextTimed.prevTimed = handler.prevTimed;
+  handler.prevTimed = handler.nextTimed = undefined;
+}
 
 function sweep(): void {
   const now = performance.now();
-  for (const handler of timed) handler.check(now);
-  if (timed.size === 0) {
+  for (let handler = firstTimed; handler; ) {
+    const next = handler.nextTimed;
+    handler.check(now);
+    handler = next;
+  }
+  if (!firstTimed) {
     clearInterval(sweeper);
     sweeper = undefined;
   }
@@ -157,6 +183,9 @@ class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
   private stopped: Error | undefined;
   /** `performance.now()` past which the upstream has been silent too long. */
   private deadline = 0;
+  /** Its neighbours in the list of handlers with a deadline (`firstTimed`). */
+  prevTimed: AnswerHandler | undefined;
+  nextTimed: AnswerHandler | undefined;
 
   constructor(
     private readonly resolve: (answer: UpstreamAnswer) => void,
@@ -166,8 +195,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
     o.signal?.onAbort(this);
     if (o.timeoutMs) {
       this.deadline = performance.now() + o.timeoutMs;
-      timed.add(this);
-      sweeper ??= setInterval(sweep, SWEEP_MS).unref();
+      watch(this);
     }
   }
 
@@ -190,7 +218,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
   /** The answer has ended, whole or not: nothing to watch any more. */
   private ended(): void {
     this.o.signal?.offAbort(this);
-    timed.delete(this);
+    unwatch(this);
   }
 
   onRequestStart(c: Dispatcher.DispatchController): void {

@@ -161,6 +161,20 @@ describe('an upstream call (undici dispatch)', () => {
     await iterator.return(undefined);
   });
 
+  it('times out only the silent requests among many, whichever order the others end in', async () => {
+    // The last one sent heads the list of deadlines and ends first.
+    const paths = ['/never', '/pieces', '/silent-body', '/pieces', '/never', '/pieces'];
+    const outcomes = await Promise.allSettled(paths.map((p) => call(p, { timeoutMs: 300 }).then((res) => res.body.bytes())));
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.length : (o.reason as { code?: string }).code))).toEqual([
+      'UND_ERR_HEADERS_TIMEOUT',
+      64 * CHUNK.length,
+      'UND_ERR_BODY_TIMEOUT',
+      64 * CHUNK.length,
+      'UND_ERR_HEADERS_TIMEOUT',
+      64 * CHUNK.length,
+    ]);
+  });
+
   it('fails with undici\'s headers timeout when no answer comes', async () => {
     await expect(call('/never', { timeoutMs: 300 })).rejects.toMatchObject({ code: 'UND_ERR_HEADERS_TIMEOUT' });
   });

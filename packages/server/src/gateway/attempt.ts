@@ -68,7 +68,7 @@ export interface Sender {
   attempt: Send;
 }
 
-/** What the attempts of one call share (run.ts `withOpenCall` sets it up). */
+/** What the attempts of one call share (run.ts `openCall` sets it up). */
 export interface AttemptScope {
   plan: Plan;
   reply: FastifyReply;

@@ -1,7 +1,8 @@
 // One gateway call from admission to the last log row: admit → resolve → limit → hold (reserve the
 // estimate) → attempts (attempt.ts: pick → send → classify → retry / auto-disable / fallback) → settle
-// or refund → logs. `withOpenCall` is the frame every billed call runs in (runCall here, async task
-// submission in tasks.ts); the endpoint handlers supply only how to send an attempt and relay its answer.
+// or refund → logs. Every billed call runs between `openCall` and `closeCall` (runCall here; async task
+// submission in tasks.ts through withOpenCall); the endpoint handlers supply only how to send an attempt and
+// relay its answer.
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { capCompletion, type Budget } from '../billing/estimate';

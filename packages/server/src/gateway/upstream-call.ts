@@ -163,9 +163,10 @@ export interface DispatchOptions {
   /** What a failure before the answer's headers rejects with (an abort keeps its reason); undici's error otherwise. */
   failed?: (err: Error) => Error;
   /**
-   * How long the upstream may keep silent, in ms: before the answer's headers (undici's HeadersTimeoutError) and
-   * between two pieces of its body (BodyTimeoutError; not while the body's reader holds it back). 0 or none: no
-   * limit. Give undici none of its own.
+   * How long the upstream may keep silent, in ms: before the answer's headers (undici's HeadersTimeoutError;
+   * counted from the dispatch, a wait for a free connection included, where undici counted from the request's
+   * writing) and between two pieces of its body (BodyTimeoutError; not while the body's reader holds it back).
+   * 0 or none: no limit. Give undici none of its own.
    */
   timeoutMs?: number;
 }

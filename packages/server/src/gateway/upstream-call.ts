@@ -195,9 +195,14 @@ class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
   ) {
     o.signal?.onAbort(this);
     if (o.timeoutMs) {
-      this.deadline = performance.now() + o.timeoutMs;
+      this.refresh();
       watch(this);
     }
+  }
+
+  /** The upstream just spoke (or the request just left): its silence counts from now. */
+  private refresh(now = performance.now()): void {
+    if (this.o.timeoutMs) this.deadline = now + this.o.timeoutMs;
   }
 
   callAborted(reason: Error): void {
@@ -207,7 +212,7 @@ class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
   /** The sweep's look: past the deadline, the request fails as undici's own timeout would have failed it. */
   check(now: number): void {
     // A body its reader holds back (backpressure) is not the upstream's silence.
-    if (this.controller?.paused) this.deadline = now + this.o.timeoutMs!;
+    if (this.controller?.paused) this.refresh(now);
     else if (now >= this.deadline) this.stop(this.body ? new errors.BodyTimeoutError() : new errors.HeadersTimeoutError());
   }
 
@@ -230,13 +235,13 @@ class AnswerHandler implements Dispatcher.DispatchHandler, AbortListener {
   onResponseStart(c: Dispatcher.DispatchController, status: number, headers: UpstreamAnswer['headers']): void {
     // 1xx answers are interim: the real one follows.
     if (status < 200) return;
-    if (this.o.timeoutMs) this.deadline = performance.now() + this.o.timeoutMs;
+    this.refresh();
     this.body = new UpstreamBody(c);
     this.resolve({ status, headers, body: this.body });
   }
 
   onResponseData(_c: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.o.timeoutMs) this.deadline = performance.now() + this.o.timeoutMs;
+    this.refresh();
     this.body?.push(chunk);
   }
 

@@ -101,10 +101,13 @@ export class UpstreamHealth implements Gate {
    */
   async claimPicked(first: Route, pickOnce: () => Route, leaseMs: number): Promise<{ route: Route; probes: readonly string[] }> {
     let route = first;
-    for (let i = 0; i < 20; i++, route = pickOnce()) {
+    // Twenty routes at most, the first included: no pick made after the last.
+    for (let i = 1; ; i++) {
       if (!route.probes.length) return { route, probes: NO_PROBES };
       const probes = await this.claim(route.probes, leaseMs);
       if (probes) return { route, probes };
+      if (i === 20) break;
+      route = pickOnce();
     }
     throw new GatewayError(503, 'no_available_key', 'No key is available for this model right now.', 'server_error', 1);
   }
